@@ -1,0 +1,313 @@
+//! FEN reading (with full validation) and writing.
+
+use crate::ccr::Ccr;
+use crate::movegen::is_attacked;
+use crate::position::Position;
+use crate::types::{CastleRights, Color, Piece, PieceType, Square};
+use std::fmt;
+
+/// Why a FEN string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Not 4 to 6 space-separated fields.
+    FieldCount(usize),
+    /// The board field does not have 8 ranks.
+    RankCount(usize),
+    /// A character that is neither a piece letter nor a digit 1..8.
+    BadPieceChar(char),
+    /// A rank whose squares do not add up to 8.
+    RankLength(u8),
+    /// Not exactly one king of a colour.
+    KingCount(Color, u32),
+    /// A pawn on the first or last rank.
+    PawnOnBackRank(Square),
+    /// More than 16 pieces, or more than 8 pawns, of a colour.
+    TooManyPieces(Color),
+    /// Side-to-move field not `w` or `b`.
+    BadSideToMove(String),
+    /// A castling field that is malformed or that the king/rook placement cannot have.
+    BadCastling(String),
+    /// An en-passant field that is malformed or that no double push could have made.
+    BadEnPassant(String),
+    /// A clock field that is not a number in range.
+    BadClock(String),
+    /// The side not to move is in check.
+    OpponentInCheck,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => write!(f, "expected 4 to 6 fields, found {n}"),
+            FenError::RankCount(n) => write!(f, "expected 8 ranks, found {n}"),
+            FenError::BadPieceChar(c) => write!(f, "bad piece character '{c}'"),
+            FenError::RankLength(r) => write!(f, "rank {} does not have 8 squares", r + 1),
+            FenError::KingCount(c, n) => write!(f, "{c:?} has {n} kings, expected 1"),
+            FenError::PawnOnBackRank(s) => write!(f, "pawn on back rank at {s}"),
+            FenError::TooManyPieces(c) => write!(f, "{c:?} has too many pieces or pawns"),
+            FenError::BadSideToMove(s) => write!(f, "bad side to move '{s}'"),
+            FenError::BadCastling(s) => write!(f, "bad or impossible castling rights '{s}'"),
+            FenError::BadEnPassant(s) => write!(f, "bad or impossible en-passant square '{s}'"),
+            FenError::BadClock(s) => write!(f, "bad move clock '{s}'"),
+            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn parse_board(field: &str) -> Result<Ccr, FenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    let mut ccr = Ccr::EMPTY;
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                if !(1..=8).contains(&d) {
+                    return Err(FenError::BadPieceChar(c));
+                }
+                file += d as u8;
+            } else {
+                let piece = Piece::from_char(c).ok_or(FenError::BadPieceChar(c))?;
+                if file >= 8 {
+                    return Err(FenError::RankLength(rank));
+                }
+                ccr.set(Square::from_coords(file, rank), Some(piece));
+                file += 1;
+            }
+            if file > 8 {
+                return Err(FenError::RankLength(rank));
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankLength(rank));
+        }
+    }
+    Ok(ccr)
+}
+
+fn check_material(ccr: &Ccr) -> Result<[Square; 2], FenError> {
+    let mut kings = [Square::A1; 2];
+    for color in Color::ALL {
+        let king = Piece::new(color, PieceType::King).code();
+        let pawn = Piece::new(color, PieceType::Pawn).code();
+        let king_bb = ccr.squares_with(king);
+        if king_bb.count_ones() != 1 {
+            return Err(FenError::KingCount(color, king_bb.count_ones()));
+        }
+        kings[color.index()] = Square::new(king_bb.trailing_zeros() as u8);
+        let pawns = ccr.squares_with(pawn);
+        let back_ranks = 0xFF00_0000_0000_00FFu64;
+        if pawns & back_ranks != 0 {
+            return Err(FenError::PawnOnBackRank(Square::new((pawns & back_ranks).trailing_zeros() as u8)));
+        }
+        let count: u32 = PieceType::ALL.iter().map(|&k| ccr.squares_with(Piece::new(color, k).code()).count_ones()).sum();
+        if count > 16 || pawns.count_ones() > 8 {
+            return Err(FenError::TooManyPieces(color));
+        }
+    }
+    Ok(kings)
+}
+
+fn parse_castling(field: &str, ccr: &Ccr) -> Result<CastleRights, FenError> {
+    let bad = || FenError::BadCastling(field.to_string());
+    if field == "-" {
+        return Ok(CastleRights(0));
+    }
+    if field.is_empty() || field.len() > 4 {
+        return Err(bad());
+    }
+    let mut bits = 0u8;
+    for c in field.chars() {
+        let (bit, color, rook_file) = match c {
+            'K' => (CastleRights::WK, Color::White, 7),
+            'Q' => (CastleRights::WQ, Color::White, 0),
+            'k' => (CastleRights::BK, Color::Black, 7),
+            'q' => (CastleRights::BQ, Color::Black, 0),
+            _ => return Err(bad()),
+        };
+        if bits & bit != 0 {
+            return Err(bad());
+        }
+        let rank = if color == Color::White { 0 } else { 7 };
+        let king_home = ccr.code(Square::from_coords(4, rank)) == Piece::new(color, PieceType::King).code();
+        let rook_home = ccr.code(Square::from_coords(rook_file, rank)) == Piece::new(color, PieceType::Rook).code();
+        if !king_home || !rook_home {
+            return Err(bad());
+        }
+        bits |= bit;
+    }
+    Ok(CastleRights(bits))
+}
+
+fn parse_ep(field: &str, ccr: &Ccr, stm: Color) -> Result<Option<Square>, FenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    let bad = || FenError::BadEnPassant(field.to_string());
+    let sq = Square::parse(field).ok_or_else(bad)?;
+    // White to move: Black just pushed, so the target is on rank 6 with the
+    // black pawn on rank 5 and the start square on rank 7 empty.
+    let (target_rank, pawn_rank, start_rank) = match stm {
+        Color::White => (5, 4, 6),
+        Color::Black => (2, 3, 1),
+    };
+    let pawn = Piece::new(stm.flip(), PieceType::Pawn).code();
+    let ok = sq.rank() == target_rank
+        && ccr.code(sq) == 0
+        && ccr.code(Square::from_coords(sq.file(), start_rank)) == 0
+        && ccr.code(Square::from_coords(sq.file(), pawn_rank)) == pawn;
+    if ok {
+        Ok(Some(sq))
+    } else {
+        Err(bad())
+    }
+}
+
+fn parse_clock(field: Option<&str>, default: u16, min: u16) -> Result<u16, FenError> {
+    match field {
+        None => Ok(default),
+        Some(s) => match s.parse::<u16>() {
+            Ok(n) if n >= min && n <= 9999 => Ok(n),
+            _ => Err(FenError::BadClock(s.to_string())),
+        },
+    }
+}
+
+impl Position {
+    /// Reads a FEN (4 to 6 fields; missing clocks default to `0 1`).
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let ccr = parse_board(fields[0])?;
+        let kings = check_material(&ccr)?;
+        let stm = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::BadSideToMove(s.to_string())),
+        };
+        let castling = parse_castling(fields[2], &ccr)?;
+        let ep = parse_ep(fields[3], &ccr, stm)?;
+        let halfmove = parse_clock(fields.get(4).copied(), 0, 0)?;
+        let fullmove = parse_clock(fields.get(5).copied(), 1, 0)?.max(1);
+        let them = stm.flip();
+        if is_attacked(&ccr, kings[them.index()], stm, None) {
+            return Err(FenError::OpponentInCheck);
+        }
+        Ok(Position::from_parts(ccr, stm, castling, ep, halfmove, fullmove, kings))
+    }
+
+    /// Writes the position as FEN (en passant only where a capture is possible).
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_at(Square::from_coords(file, rank)) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(p.char());
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
+        s.push(' ');
+        let c = self.castling();
+        if c.0 == 0 {
+            s.push('-');
+        }
+        for (bit, ch) in [(CastleRights::WK, 'K'), (CastleRights::WQ, 'Q'), (CastleRights::BK, 'k'), (CastleRights::BQ, 'q')] {
+            if c.has(bit) {
+                s.push(ch);
+            }
+        }
+        s.push(' ');
+        match self.ep_square() {
+            Some(e) => s.push_str(&e.to_string()),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
+        s
+    }
+}
+
+impl fmt::Display for Position {
+    /// A board diagram, White at the bottom, followed by the FEN and key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        for rank in (0..8).rev() {
+            write!(f, " |")?;
+            for file in 0..8 {
+                let c = self.piece_at(Square::from_coords(file, rank)).map_or(' ', Piece::char);
+                write!(f, " {c} |")?;
+            }
+            writeln!(f, " {}", rank + 1)?;
+            writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        }
+        writeln!(f, "   a   b   c   d   e   f   g   h")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.to_fen())?;
+        write!(f, "Key: {:016X}", self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_startpos() {
+        let p = Position::startpos();
+        assert_eq!(p.to_fen(), crate::position::STARTPOS_FEN);
+    }
+
+    #[test]
+    fn rejects_bad_fens() {
+        let cases = [
+            "",
+            "8/8/8/8/8/8/8/8 w - -",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+            "Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",
+            "qqqqkqqq/qqqqqqqq/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+        ];
+        for fen in cases {
+            assert!(Position::from_fen(fen).is_err(), "accepted: {fen}");
+        }
+    }
+
+    #[test]
+    fn ep_kept_only_when_capturable() {
+        let p = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        assert_eq!(p.ep_square(), None);
+        let p = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        assert_eq!(p.ep_square(), Square::parse("e3"));
+    }
+}

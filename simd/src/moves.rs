@@ -1,0 +1,237 @@
+//! Moves: a 16-bit encoding and a fixed-capacity move list.
+
+use crate::types::{PieceType, Square};
+use std::fmt;
+
+/// A move in 16 bits.
+///
+/// ```text
+/// bits  0..6   from square
+/// bits  6..12  to square
+/// bits 12..16  kind: 0 normal, 1 double pawn push, 2 castle (king's move),
+///              3 en passant, 4..8 promotion to N, B, R, Q
+/// ```
+/// `Move::NULL` (all zero, a1a1) is never a legal move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+const _: () = assert!(std::mem::size_of::<Move>() == 2);
+
+/// What a move does beyond moving a piece from one square to another.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// Ordinary move or capture.
+    Normal = 0,
+    /// Pawn two squares forward (sets the en-passant square).
+    DoublePush = 1,
+    /// Castling, encoded as the king's two-square move.
+    Castle = 2,
+    /// En-passant capture.
+    EnPassant = 3,
+    /// Promotion to a knight.
+    PromoKnight = 4,
+    /// Promotion to a bishop.
+    PromoBishop = 5,
+    /// Promotion to a rook.
+    PromoRook = 6,
+    /// Promotion to a queen.
+    PromoQueen = 7,
+}
+
+impl Move {
+    /// The null move (also "no move").
+    pub const NULL: Move = Move(0);
+
+    /// Builds a move.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.index() as u16 | ((to.index() as u16) << 6) | ((kind as u16) << 12))
+    }
+
+    /// A promotion to `piece` (knight..queen).
+    #[inline(always)]
+    pub const fn promotion(from: Square, to: Square, piece: PieceType) -> Move {
+        Move(from.index() as u16 | ((to.index() as u16) << 6) | ((piece as u16 + 2) << 12))
+    }
+
+    /// Raw 16 bits (for the transposition table).
+    #[inline(always)]
+    pub const fn raw(self) -> u16 {
+        self.0
+    }
+
+    /// From raw bits; the result must still be checked for legality.
+    #[inline(always)]
+    pub const fn from_raw(raw: u16) -> Move {
+        Move(raw)
+    }
+
+    /// Origin square.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::new((self.0 & 63) as u8)
+    }
+
+    /// Destination square.
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::new(((self.0 >> 6) & 63) as u8)
+    }
+
+    /// The move kind.
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 12 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::DoublePush,
+            2 => MoveKind::Castle,
+            3 => MoveKind::EnPassant,
+            4 => MoveKind::PromoKnight,
+            5 => MoveKind::PromoBishop,
+            6 => MoveKind::PromoRook,
+            _ => MoveKind::PromoQueen,
+        }
+    }
+
+    /// The promotion piece, if this is a promotion.
+    #[inline(always)]
+    pub const fn promo(self) -> Option<PieceType> {
+        match self.0 >> 12 {
+            4 => Some(PieceType::Knight),
+            5 => Some(PieceType::Bishop),
+            6 => Some(PieceType::Rook),
+            7 => Some(PieceType::Queen),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the null move.
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    /// UCI long algebraic form, e.g. `e2e4`, `e7e8q`, `e1g1`; `0000` for null.
+    pub fn to_uci(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            return write!(f, "0000");
+        }
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(p) = self.promo() {
+            write!(f, "{}", p.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// Capacity of a move list: no legal chess position has more than 218 moves.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves, kept on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // Capacity is never exceeded by legal generation; the mask keeps this panic-free.
+        self.moves[self.len & (MAX_MOVES - 1)] = m;
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes all moves.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Whether the list holds `m`.
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_round_trip() {
+        let e7 = Square::parse("e7").unwrap();
+        let e8 = Square::parse("e8").unwrap();
+        let m = Move::promotion(e7, e8, PieceType::Queen);
+        assert_eq!(m.from(), e7);
+        assert_eq!(m.to(), e8);
+        assert_eq!(m.promo(), Some(PieceType::Queen));
+        assert_eq!(m.to_string(), "e7e8q");
+        assert_eq!(Move::NULL.to_string(), "0000");
+        assert_eq!(std::mem::size_of::<Option<Move>>(), 4);
+    }
+}

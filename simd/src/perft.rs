@@ -1,0 +1,86 @@
+//! Perft: counting the leaves of the legal move tree, the truth test for move generators.
+
+use crate::moves::{Move, MoveList};
+use crate::movegen::{generate, GenType};
+use crate::position::Position;
+use rayon::prelude::*;
+
+/// A legal move generator as perft sees it: fill a list with every legal move.
+pub trait Generator: Sync {
+    /// Appends all legal moves of `pos` to `list`.
+    fn legal(&self, pos: &Position, list: &mut MoveList);
+}
+
+/// The CCR generator (this crate's [`crate::movegen`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CcrGenerator;
+
+impl Generator for CcrGenerator {
+    #[inline]
+    fn legal(&self, pos: &Position, list: &mut MoveList) {
+        generate(pos, GenType::All, list);
+    }
+}
+
+/// Leaf count at `depth`, counting the last ply in bulk (no make-move there).
+pub fn perft<G: Generator>(gen: &G, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    gen.legal(pos, &mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    list.iter().map(|&m| perft(gen, &pos.make_move(m), depth - 1)).sum()
+}
+
+/// Per-root-move counts, in generation order. With `parallel`, rayon splits the root moves.
+pub fn perft_divide<G: Generator>(gen: &G, pos: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    gen.legal(pos, &mut list);
+    let count = |&m: &Move| (m, if depth <= 1 { 1 } else { perft(gen, &pos.make_move(m), depth - 1) });
+    if parallel {
+        list.as_slice().par_iter().map(count).collect()
+    } else {
+        list.iter().map(count).collect()
+    }
+}
+
+/// One line of an EPD perft suite: `FEN ;D1 n ;D2 n …`.
+#[derive(Clone, Debug)]
+pub struct PerftCase {
+    /// The position's FEN.
+    pub fen: String,
+    /// `(depth, expected leaf count)` pairs in file order.
+    pub depths: Vec<(u32, u64)>,
+}
+
+/// Parses a perft EPD suite; malformed lines are reported with their line number.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, String> {
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim().to_string();
+        let mut depths = Vec::new();
+        for p in parts {
+            let p = p.trim();
+            if p.is_empty() {
+                continue;
+            }
+            let mut it = p.split_whitespace();
+            let d = it.next().and_then(|d| d.strip_prefix('D')).and_then(|d| d.parse().ok());
+            let c = it.next().and_then(|c| c.parse().ok());
+            match (d, c) {
+                (Some(d), Some(c)) => depths.push((d, c)),
+                _ => return Err(format!("line {}: bad depth entry '{p}'", n + 1)),
+            }
+        }
+        cases.push(PerftCase { fen, depths });
+    }
+    Ok(cases)
+}

@@ -1,0 +1,53 @@
+//! Command-line interface (clap).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Tetrad: a chess engine on the compact 4-bit chessboard with SIMD bitboards.
+#[derive(Parser, Debug)]
+#[command(name = "tetrad", version, about)]
+pub struct Cli {
+    /// What to do; with none, Tetrad speaks UCI on stdin/stdout.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the UCI protocol on stdin/stdout (the default).
+    Uci,
+    /// Count leaf nodes of the legal move tree (move generator test and speed).
+    Perft(PerftArgs),
+}
+
+/// Which legal move generator perft uses.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenChoice {
+    /// The generator that walks the 4-bit CCR directly.
+    Ccr,
+}
+
+/// Arguments of `tetrad perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Depth in plies (not needed with --suite).
+    pub depth: Option<u32>,
+    /// Position as FEN (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Threads for splitting the root moves (1 = sequential).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Run an EPD perft suite (`FEN ;D1 n ;D2 n …`) instead of one position.
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// With --suite: skip depth entries whose expected count exceeds this.
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Move generator.
+    #[arg(long, value_enum, default_value_t = GenChoice::Ccr)]
+    pub r#gen: GenChoice,
+}
