@@ -785,11 +785,20 @@ def progress_line(m, total, running, primary):
     s = "Games %d/%d" % (m.games, total)
     if running:
         s += " (%d running)" % running
-    ps = m.stats[primary]
-    tri = ms.trinomial_stats(ps.w, ps.d, ps.l)
+    if len(m.stats) == 1:
+        ps = m.stats[primary]
+        w, d, l, label = ps.w, ps.d, ps.l, "%s vs %s" % (m.names[ps.a], m.names[ps.b])
+    else:
+        # several pairings: the first engine against everybody it meets
+        w = d = l = 0
+        for ps in m.stats.values():
+            if ps.a == 0:
+                w, d, l = w + ps.w, d + ps.d, l + ps.l
+        label = "%s vs others" % m.names[0]
+    tri = ms.trinomial_stats(w, d, l)
     if tri:
-        s += " | %s vs %s: +%d =%d -%d %.1f%% Elo %s" % (
-            m.names[ps.a], m.names[ps.b], ps.w, ps.d, ps.l, 100 * tri["score"], ms.fmt_elo(tri))
+        s += " | %s: +%d =%d -%d %.1f%% Elo %s" % (
+            label, w, d, l, 100 * tri["score"], ms.fmt_elo(tri))
     if m.sprt is not None:
         s += " | LLR %.2f [%.2f, %.2f]" % (m.sprt.llr, m.sprt.lower, m.sprt.upper)
     return s
