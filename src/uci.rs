@@ -9,7 +9,7 @@ use crate::options::{EngineOption, OPTIONS};
 use crate::parse::{parse_go, parse_position, GoError};
 use crossbeam::channel::{unbounded, Receiver};
 use std::io::BufRead;
-use tetrad_search::Engine;
+use tetrad_search::{emit, Engine};
 use tetrad_simd::{perft::perft, perft::CcrGenerator, Position};
 
 /// Engine name and version for `id name`.
@@ -90,7 +90,7 @@ impl Uci {
                 if !self.engine.is_searching() {
                     self.engine.ensure_ready();
                 }
-                println!("readyok");
+                emit("readyok");
             }
             "ucinewgame" => {
                 self.stop_and_wait();
@@ -110,15 +110,15 @@ impl Uci {
                 self.cmd_setoption(rest);
             }
             "quit" => return false,
-            "d" => println!("{}", self.position),
-            "eval" => println!("info string eval {}", tetrad_eval::Evaluator::new().evaluate(&self.position)),
+            "d" => emit(&self.position.to_string()),
+            "eval" => emit(&format!("info string eval {}", tetrad_eval::Evaluator::new().evaluate(&self.position))),
             "perft" => self.cmd_perft(rest),
             "bench" => {
                 self.stop_and_wait();
                 crate::bench_cmd::run(None);
             }
             "debug" | "register" => {}
-            _ => println!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>()),
+            _ => emit(&format!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>())),
         }
         true
     }
@@ -131,12 +131,12 @@ impl Uci {
     }
 
     fn cmd_uci(&self) {
-        println!("id name {ENGINE_NAME}");
-        println!("id author The Tetrad developers");
+        emit(&format!("id name {ENGINE_NAME}"));
+        emit("id author The Tetrad developers");
         for opt in OPTIONS {
-            println!("{}", opt.declaration());
+            emit(&opt.declaration());
         }
-        println!("uciok");
+        emit("uciok");
     }
 
     fn cmd_position(&mut self, args: &str) {
@@ -145,10 +145,10 @@ impl Uci {
                 self.position = parsed.position;
                 self.history = parsed.history;
                 if let Some(err) = parsed.error {
-                    println!("info string error: {err}");
+                    emit(&format!("info string error: {err}"));
                 }
             }
-            Err(e) => println!("info string error: {e}"),
+            Err(e) => emit(&format!("info string error: {e}")),
         }
     }
 
@@ -157,7 +157,7 @@ impl Uci {
         let limits = match parse_go(args, &self.position) {
             Ok(l) => l,
             Err(GoError(msg, l)) => {
-                println!("info string error: {msg}");
+                emit(&format!("info string error: {msg}"));
                 l
             }
         };
@@ -173,7 +173,7 @@ impl Uci {
                 if let Some(p) = o.ponder {
                     line += &format!(" ponder {p}");
                 }
-                println!("{line}");
+                emit(&format!("{line}"));
             }),
         );
     }
@@ -185,12 +185,12 @@ impl Uci {
                 None => (rest.trim(), None),
             },
             None => {
-                println!("info string error: setoption needs 'name <id> [value <x>]'");
+                emit("info string error: setoption needs 'name <id> [value <x>]'");
                 return;
             }
         };
         let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(name)) else {
-            println!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>());
+            emit(&format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
             return;
         };
         match opt {
@@ -201,17 +201,17 @@ impl Uci {
                         self.ponder = value == Some("true");
                     }
                 }
-                _ => println!("info string error: option '{name}' needs value true or false"),
+                _ => emit(&format!("info string error: option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {
                 let parsed = value.and_then(|v| v.parse::<i64>().ok());
                 let Some(v) = parsed else {
-                    println!("info string error: option '{name}' needs an integer value");
+                    emit(&format!("info string error: option '{name}' needs an integer value"));
                     return;
                 };
                 let clamped = v.clamp(*min, *max);
                 if clamped != v {
-                    println!("info string error: option '{name}' value {v} out of range, using {clamped}");
+                    emit(&format!("info string error: option '{name}' value {v} out of range, using {clamped}"));
                 }
                 match *name {
                     "Hash" => self.engine.set_hash(clamped as usize),
@@ -228,13 +228,13 @@ impl Uci {
         let depth = match args.trim().parse::<u32>() {
             Ok(d) if d <= 8 => d,
             _ => {
-                println!("info string error: perft needs a depth 0..=8");
+                emit("info string error: perft needs a depth 0..=8");
                 return;
             }
         };
         let start = std::time::Instant::now();
         let n = perft(&CcrGenerator, &self.position, depth);
-        println!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis());
+        emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis()));
     }
 }
 

@@ -27,6 +27,16 @@ pub const MATE_IN_MAX: i32 = MATE - MAX_PLY as i32;
 /// Larger than any score.
 pub const INFINITY: i32 = 32_001;
 
+/// Writes one protocol line to stdout and flushes it. Errors (a GUI that
+/// closed the pipe) are ignored: the input side notices and quits.
+pub fn emit(line: &str) {
+    use std::io::Write;
+    let out = std::io::stdout();
+    let mut lock = out.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
 /// UCI score text: `cp N` or `mate N` (moves, negative when being mated).
 pub fn format_score(score: i32) -> String {
     if score >= MATE_IN_MAX {

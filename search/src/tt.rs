@@ -72,6 +72,14 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// Half of physical memory in MiB where the OS tells us (Linux), else no cap.
+pub fn max_table_mb() -> usize {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+        t.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse::<usize>().ok())
+    });
+    total_kb.map_or(usize::MAX, |kb| (kb / 1024 / 2).max(1))
+}
+
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.raw() as u64)
@@ -107,9 +115,11 @@ fn data_generation(data: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of about `mb` mebibytes (at least one bucket), capped at half
+    /// the machine's memory so a huge `Hash` value cannot exhaust it.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mb = mb.max(1).min(max_table_mb());
+        let count = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         // Allocation failure on a huge Hash value must not abort: fall back to smaller sizes.
         let mut n = count;

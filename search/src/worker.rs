@@ -313,13 +313,13 @@ impl Worker {
         let hashfull = job.tt.hashfull();
         for (i, line) in lines.iter().enumerate() {
             let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
-            println!(
+            crate::emit(&format!(
                 "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
                 format_score(line.score),
                 pv.join(" ")
-            );
+            ));
         }
     }
 }

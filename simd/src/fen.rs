@@ -295,7 +295,7 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
             "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",
-            "qqqqkqqq/qqqqqqqq/8/8/8/8/8/4K3 w - - 0 1",
+            "qqqqkqqq/qqqqqqqq/q7/8/8/8/8/4K3 w - - 0 1",
             "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
         ];
         for fen in cases {

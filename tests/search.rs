@@ -1,0 +1,30 @@
+//! Search behaviour through the library: bench determinism and mates.
+
+use tetrad_search::bench::run_bench;
+use tetrad_search::{Engine, Limits, MATE_IN_MAX};
+use tetrad_simd::Position;
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    let a = run_bench(6, 4, |_| {}).0;
+    let b = run_bench(6, 4, |_| {}).0;
+    assert_eq!(a, b);
+    assert!(a > 0);
+}
+
+#[test]
+fn finds_mate_in_two() {
+    let mut engine = Engine::new(1, 8);
+    let pos = Position::from_fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1").unwrap();
+    let out = engine.search_sync(pos, Vec::new(), Limits { depth: Some(6), ..Default::default() }, false);
+    assert_eq!(out.best.to_string(), "d5f6");
+    assert!(out.score >= MATE_IN_MAX);
+}
+
+#[test]
+fn several_threads_agree_on_a_legal_move() {
+    let mut engine = Engine::new(3, 8);
+    let pos = Position::startpos();
+    let out = engine.search_sync(pos, Vec::new(), Limits { depth: Some(7), ..Default::default() }, false);
+    assert!(tetrad_simd::is_legal(&pos, out.best));
+}

@@ -1,0 +1,193 @@
+//! Scripted UCI sessions against the real binary over pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tetrad");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine { child, stdin, lines: rx }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`; returns all lines read.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            // No wall-clock assertion: a generous timeout only guards against a hung test.
+            let line = self.lines.recv_timeout(std::time::Duration::from_secs(120)).expect("engine answered");
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+#[test]
+fn handshake_and_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Tetrad")));
+    for opt in ["Hash", "Threads", "Clear Hash", "Move Overhead", "MultiPV", "Ponder"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
+    }
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6") && l.contains(" pv ")));
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_reported_and_state_kept() {
+    let mut e = Engine::start();
+    let cases = [
+        "foo bar",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 zzzz",
+        "position startpos moves e7e5",
+        "position nonsense",
+        "position",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value banana",
+        "setoption name Hash value 0",
+        "setoption name MultiPV value 100000",
+        "setoption name Threads value 0",
+        "setoption name Ponder value maybe",
+        "setoption",
+        "go depth x movetime 100",
+        "go wibble depth 3",
+    ];
+    for case in cases {
+        e.send(case);
+        if case.starts_with("go") {
+            let lines = e.until("bestmove");
+            assert!(lines.iter().any(|l| l.starts_with("info string error")), "{case}: {lines:?}");
+        } else {
+            e.send("isready");
+            let lines = e.until("readyok");
+            assert!(lines.iter().any(|l| l.starts_with("info string error")), "{case}: {lines:?}");
+        }
+    }
+    // A bad move keeps the legal prefix: after e2e4 it is Black to move.
+    e.send("position startpos moves e2e4 e7e5 g1f3 xyz b8c6");
+    e.send("d");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.iter().any(|l| l.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn isready_and_stop_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    e.until("readyok");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    let best = lines.last().unwrap();
+    assert!(best.split_whitespace().nth(1).is_some_and(|m| m.len() >= 4 && m != "0000"), "{best}");
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_and_single_legal_move() {
+    let mut e = Engine::start();
+    // Checkmated: bestmove 0000.
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    e.send("go depth 5");
+    assert_eq!(e.until("bestmove").last().unwrap(), "bestmove 0000");
+    // Exactly one legal move.
+    e.send("position fen 7k/8/8/8/8/8/6q1/7K w - - 0 1");
+    e.send("go wtime 1000 btime 1000");
+    let l = e.until("bestmove");
+    assert!(l.last().unwrap().starts_with("bestmove h1g2"), "{l:?}");
+    e.quit();
+}
+
+#[test]
+fn hash_resize_threads_and_long_move_lists() {
+    let mut e = Engine::start();
+    let mut moves = String::from("position startpos moves");
+    for _ in 0..260 {
+        moves += " g1f3 g8f6 f3g1 f6g8";
+    }
+    for (hash, threads) in [(1, 2), (64, 1), (8, 3), (16, 1)] {
+        e.send(&format!("setoption name Hash value {hash}"));
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&moves);
+        e.send("go depth 5");
+        let lines = e.until("bestmove");
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    }
+    e.send("ucinewgame");
+    e.send("isready");
+    e.until("readyok");
+    e.quit();
+}
+
+#[test]
+fn go_nodes_is_deterministic() {
+    let run = || {
+        let mut e = Engine::start();
+        e.send("position startpos moves d2d4 g8f6 c2c4");
+        e.send("go nodes 30000");
+        let lines = e.until("bestmove");
+        e.quit();
+        let info = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap();
+        // Drop the timing fields, keep depth/score/nodes/pv.
+        let keep: Vec<&str> = info.split_whitespace().collect();
+        let nodes_at = keep.iter().position(|w| *w == "nodes").unwrap();
+        let pv_at = keep.iter().position(|w| *w == "pv").unwrap();
+        (keep[..nodes_at + 2].join(" "), keep[pv_at..].join(" "), lines.last().cloned().unwrap())
+    };
+    assert_eq!(run(), run());
+}
