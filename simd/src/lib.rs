@@ -6,6 +6,7 @@
 pub mod attacks;
 pub mod bitboards;
 pub mod ccr;
+pub mod convert;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -15,7 +16,10 @@ pub mod tables;
 pub mod types;
 pub mod zobrist;
 
-pub use bitboards::{ccr_to_bitboards, Bitboards};
+#[cfg(test)]
+mod testutil;
+
+pub use bitboards::{bitboards_to_ccr, ccr_to_bitboards, Bitboards};
 pub use ccr::Ccr;
 pub use fen::FenError;
 pub use movegen::{generate, in_check, is_legal, legal_moves, parse_uci_move, GenType};
