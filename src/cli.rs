@@ -25,6 +25,8 @@ pub enum Command {
 pub enum GenChoice {
     /// The generator that walks the 4-bit CCR directly.
     Ccr,
+    /// The generator on bitboards converted from the CCR (PEXT sliders).
+    Bitboard,
 }
 
 /// Arguments of `tetrad perft`.

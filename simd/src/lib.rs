@@ -5,6 +5,7 @@
 
 pub mod attacks;
 pub mod bitboards;
+pub mod bitgen;
 pub mod ccr;
 pub mod convert;
 pub mod fen;
