@@ -70,13 +70,13 @@ fn to_ccr(bb: &Bitboards) -> Ccr {
     Ccr(bytemuck::cast(_mm512_cvtepi16_epi8(pairs)))
 }
 
-/// The dispatched forward kernel (planes; measured faster than cmpeq on Zen 5).
+/// The dispatched forward kernel (cmpeq: measured faster than planes on this Zen 5).
 #[cfg(target_feature = "avx512bw")]
 #[inline(always)]
 pub(crate) fn to_bitboards_static(ccr: &Ccr) -> Bitboards {
     // SAFETY: this build targets AVX-512 BW (`cfg(target_feature = "avx512bw")`),
     // so every CPU it runs on has the instructions.
-    unsafe { to_bitboards_planes(ccr) }
+    unsafe { to_bitboards_cmpeq(ccr) }
 }
 
 /// The dispatched reverse kernel.
