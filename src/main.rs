@@ -1,7 +1,11 @@
 //! `tetrad`: a UCI chess engine (no arguments) and a command-line tool.
 
+mod bench_cmd;
 mod cli;
+mod options;
+mod parse;
 mod perft_cmd;
+mod uci;
 
 use clap::Parser;
 
@@ -9,9 +13,10 @@ fn main() {
     let args = cli::Cli::parse();
     let code = match args.command.unwrap_or(cli::Command::Uci) {
         cli::Command::Uci => {
-            eprintln!("UCI loop not built yet");
+            uci::Uci::new().run();
             0
         }
+        cli::Command::Bench { depth } => bench_cmd::run(depth),
         cli::Command::Perft(p) => perft_cmd::run(&p),
     };
     std::process::exit(code);
