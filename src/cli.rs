@@ -30,6 +30,8 @@ pub enum Command {
 pub enum GenChoice {
     /// The generator that walks the 4-bit CCR directly.
     Ccr,
+    /// The generator on bitboards converted from the CCR (PEXT sliders).
+    Bitboard,
 }
 
 /// Arguments of `tetrad perft`.
@@ -52,7 +54,7 @@ pub struct PerftArgs {
     /// With --suite: skip depth entries whose expected count exceeds this.
     #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// Move generator.
-    #[arg(long, value_enum, default_value_t = GenChoice::Ccr)]
+    /// Move generator (bitboard: the faster one).
+    #[arg(long, value_enum, default_value_t = GenChoice::Bitboard)]
     pub r#gen: GenChoice,
 }

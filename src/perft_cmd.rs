@@ -2,7 +2,7 @@
 
 use crate::cli::{GenChoice, PerftArgs};
 use std::time::Instant;
-use tetrad_simd::perft::{parse_suite, perft, perft_divide, CcrGenerator, Generator};
+use tetrad_simd::perft::{parse_suite, perft, perft_divide, BitboardGenerator, CcrGenerator, Generator};
 use tetrad_simd::Position;
 
 /// Runs the command; returns the process exit code.
@@ -13,6 +13,7 @@ pub fn run(args: &PerftArgs) -> i32 {
     }
     match args.r#gen {
         GenChoice::Ccr => with_gen(&CcrGenerator, args),
+        GenChoice::Bitboard => with_gen(&BitboardGenerator, args),
     }
 }
 

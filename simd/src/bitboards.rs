@@ -76,21 +76,31 @@ pub fn ccr_to_bitboards_scalar(ccr: &Ccr) -> Bitboards {
 }
 
 /// Bitboards → CCR, scalar reference: each square takes the code of the set holding it.
-/// (If sets overlap, the highest code wins; they never overlap for converted boards.)
+/// (If sets overlap, a square gets the OR of the codes of the sets holding it,
+/// as in every kernel; they never overlap for converted boards.)
 pub fn bitboards_to_ccr_scalar(bb: &Bitboards) -> Ccr {
     let mut ccr = Ccr::EMPTY;
     for code in 1..16u8 {
         let mut s = bb.by_code[code as usize];
         while s != 0 {
-            ccr.set_code(crate::types::Square::new(s.trailing_zeros() as u8), code);
+            let sq = crate::types::Square::new(s.trailing_zeros() as u8);
+            ccr.set_code(sq, ccr.code(sq) | code);
             s &= s - 1;
         }
     }
     ccr
 }
 
-/// CCR → bitboards with the fastest kernel available on this build.
+/// CCR → bitboards with the fastest kernel this build was compiled for
+/// (see [`crate::convert`]; AVX-512 BW on a `target-cpu=native` build here).
 #[inline(always)]
 pub fn ccr_to_bitboards(ccr: &Ccr) -> Bitboards {
-    ccr_to_bitboards_scalar(ccr)
+    crate::convert::ccr_to_bitboards(ccr)
+}
+
+/// Bitboards → CCR with the fastest kernel this build was compiled for: the
+/// exact inverse of [`ccr_to_bitboards`].
+#[inline(always)]
+pub fn bitboards_to_ccr(bb: &Bitboards) -> Ccr {
+    crate::convert::bitboards_to_ccr(bb)
 }

@@ -5,7 +5,9 @@
 
 pub mod attacks;
 pub mod bitboards;
+pub mod bitgen;
 pub mod ccr;
+pub mod convert;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -15,7 +17,18 @@ pub mod tables;
 pub mod types;
 pub mod zobrist;
 
-pub use bitboards::{ccr_to_bitboards, Bitboards};
+#[cfg(test)]
+mod testutil;
+
+/// The faster legal move generator, under names the search can use without
+/// caring which one it is (today: [`bitgen`], the bitboard generator).
+pub use bitgen::{
+    count_moves as count_moves_fast, generate as generate_fast, generate_with as generate_fast_with,
+    in_check as in_check_fast, is_legal as is_legal_fast, king_info as king_info_fast, legal_moves as legal_moves_fast,
+};
+/// The faster generator for perft and tools that take a [`perft::Generator`].
+pub use perft::BitboardGenerator as FastGenerator;
+pub use bitboards::{bitboards_to_ccr, ccr_to_bitboards, Bitboards};
 pub use ccr::Ccr;
 pub use fen::FenError;
 pub use movegen::{generate, in_check, is_legal, legal_moves, parse_uci_move, GenType};

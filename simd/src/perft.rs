@@ -9,6 +9,15 @@ use rayon::prelude::*;
 pub trait Generator: Sync {
     /// Appends all legal moves of `pos` to `list`.
     fn legal(&self, pos: &Position, list: &mut MoveList);
+
+    /// The number of legal moves (bulk counting at perft's last ply). The
+    /// default fills a list; generators that can count set-wise override it.
+    #[inline]
+    fn count(&self, pos: &Position) -> u64 {
+        let mut list = MoveList::new();
+        self.legal(pos, &mut list);
+        list.len() as u64
+    }
 }
 
 /// The CCR generator (this crate's [`crate::movegen`]).
@@ -22,16 +31,32 @@ impl Generator for CcrGenerator {
     }
 }
 
+/// The bitboard generator ([`crate::bitgen`]): converts the CCR, generates set-wise.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BitboardGenerator;
+
+impl Generator for BitboardGenerator {
+    #[inline]
+    fn legal(&self, pos: &Position, list: &mut MoveList) {
+        crate::bitgen::generate(pos, GenType::All, list);
+    }
+
+    #[inline]
+    fn count(&self, pos: &Position) -> u64 {
+        crate::bitgen::count_moves(pos)
+    }
+}
+
 /// Leaf count at `depth`, counting the last ply in bulk (no make-move there).
 pub fn perft<G: Generator>(gen: &G, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return gen.count(pos);
+    }
     let mut list = MoveList::new();
     gen.legal(pos, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     list.iter().map(|&m| perft(gen, &pos.make_move(m), depth - 1)).sum()
 }
 

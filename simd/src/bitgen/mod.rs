@@ -1,0 +1,440 @@
+//! The second legal move generator: on bitboards converted from the CCR.
+//!
+//! The node state stays the 64-byte CCR [`Position`]; each call converts the
+//! board with [`ccr_to_bitboards`] (a few nanoseconds with the SIMD kernels)
+//! and then generates set-wise: pawns by shifting whole sets, pieces by
+//! attack-set lookups (PEXT tables, see [`sliders`]), and legality the usual
+//! way — checkers and a check mask, pinned pieces confined to the line
+//! through their king, king destinations tested with the king lifted off the
+//! board, en passant by testing the king after the capture.
+//!
+//! The API mirrors [`crate::movegen`]: [`generate`], [`generate_with`] and
+//! [`king_info`] with the same [`GenType`] stages and the same [`KingInfo`],
+//! plus [`count_moves`] (bulk counting without a list), [`attackers_to`],
+//! [`in_check`] and a single-move [`is_legal`].
+
+pub mod sliders;
+
+mod legal;
+
+pub use legal::is_legal;
+
+use crate::bitboards::{ccr_to_bitboards, Bitboards};
+use crate::movegen::{GenType, KingInfo};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
+use crate::types::{CastleRights, Color, PieceType, Square};
+use sliders::{sliders, Sliders};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const RANK_1: u64 = 0xFF;
+const RANK_8: u64 = RANK_1 << 56;
+const RANK_3: u64 = RANK_1 << 16;
+const RANK_6: u64 = RANK_1 << 40;
+
+/// Squares of a colour's pieces of one kind (raw index arithmetic on the code).
+#[inline(always)]
+fn set(bb: &Bitboards, c: Color, k: PieceType) -> u64 {
+    bb.by_code[(c as usize) << 3 | k as usize]
+}
+
+/// Pieces of both colours attacking `sq` on occupancy `occ`.
+#[inline]
+pub fn attackers_to(bb: &Bitboards, sq: Square, occ: u64) -> u64 {
+    attackers_with(sliders(), bb, sq, occ)
+}
+
+#[inline(always)]
+fn attackers_with(sl: &Sliders, bb: &Bitboards, sq: Square, occ: u64) -> u64 {
+    use PieceType::*;
+    let b = &bb.by_code;
+    let i = sq.index();
+    (PAWN_ATTACKS[1][i] & set(bb, Color::White, Pawn))
+        | (PAWN_ATTACKS[0][i] & set(bb, Color::Black, Pawn))
+        | (KNIGHT_ATTACKS[i] & (b[2] | b[10]))
+        | (KING_ATTACKS[i] & (b[6] | b[14]))
+        | (sl.bishop(sq, occ) & (b[3] | b[5] | b[11] | b[13]))
+        | (sl.rook(sq, occ) & (b[4] | b[5] | b[12] | b[13]))
+}
+
+/// Whether side `by` attacks `sq` on occupancy `occ`.
+#[inline(always)]
+fn attacked_by(sl: &Sliders, bb: &Bitboards, sq: Square, by: Color, occ: u64) -> bool {
+    use PieceType::*;
+    let i = sq.index();
+    let leapers = (PAWN_ATTACKS[by.flip().index()][i] & set(bb, by, Pawn))
+        | (KNIGHT_ATTACKS[i] & set(bb, by, Knight))
+        | (KING_ATTACKS[i] & set(bb, by, King));
+    let queens = set(bb, by, Queen);
+    leapers != 0
+        || sl.bishop(sq, occ) & (set(bb, by, Bishop) | queens) != 0
+        || sl.rook(sq, occ) & (set(bb, by, Rook) | queens) != 0
+}
+
+/// Whether the side to move is in check.
+#[inline]
+pub fn in_check(pos: &Position) -> bool {
+    let bb = ccr_to_bitboards(pos.ccr());
+    let us = pos.side_to_move();
+    attacked_by(sliders(), &bb, pos.king(us), us.flip(), !bb.empty())
+}
+
+/// Everything a generator call derives from the position once.
+pub(crate) struct Ctx<'a> {
+    pos: &'a Position,
+    bb: Bitboards,
+    sl: &'static Sliders,
+    us: Color,
+    ksq: Square,
+    ours: u64,
+    theirs: u64,
+    occ: u64,
+    info: KingInfo,
+}
+
+impl<'a> Ctx<'a> {
+    #[inline(always)]
+    fn new(pos: &'a Position) -> Ctx<'a> {
+        let bb = ccr_to_bitboards(pos.ccr());
+        let us = pos.side_to_move();
+        let occ = !bb.empty();
+        let ours = bb.color(us);
+        let mut ctx = Ctx {
+            pos,
+            bb,
+            sl: sliders(),
+            us,
+            ksq: pos.king(us),
+            ours,
+            theirs: occ & !ours,
+            occ,
+            info: KingInfo { checkers: 0, check_mask: !0, pinned: 0 },
+        };
+        ctx.info = ctx.king_info();
+        ctx
+    }
+
+    #[inline(always)]
+    fn with_info(pos: &'a Position, info: &KingInfo) -> Ctx<'a> {
+        let bb = ccr_to_bitboards(pos.ccr());
+        let us = pos.side_to_move();
+        let occ = !bb.empty();
+        let ours = bb.color(us);
+        Ctx { pos, bb, sl: sliders(), us, ksq: pos.king(us), ours, theirs: occ & !ours, occ, info: *info }
+    }
+
+    #[inline(always)]
+    fn ours_of(&self, k: PieceType) -> u64 {
+        set(&self.bb, self.us, k)
+    }
+
+    #[inline(always)]
+    fn theirs_of(&self, k: PieceType) -> u64 {
+        set(&self.bb, self.us.flip(), k)
+    }
+
+    /// Checkers, evasion mask and pins, from the king outwards.
+    #[inline(always)]
+    fn king_info(&self) -> KingInfo {
+        use PieceType::*;
+        let k = self.ksq.index();
+        let diag = self.theirs_of(Bishop) | self.theirs_of(Queen);
+        let orth = self.theirs_of(Rook) | self.theirs_of(Queen);
+        let mut checkers = (KNIGHT_ATTACKS[k] & self.theirs_of(Knight))
+            | (PAWN_ATTACKS[self.us.index()][k] & self.theirs_of(Pawn));
+        // Sliders seen through our own pieces: each is a checker or a pinner.
+        let mut snipers =
+            (self.sl.bishop(self.ksq, self.theirs) & diag) | (self.sl.rook(self.ksq, self.theirs) & orth);
+        let mut pinned = 0;
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            let between = BETWEEN[k][s] & self.ours;
+            if between == 0 {
+                checkers |= 1u64 << s;
+            } else if between & (between - 1) == 0 {
+                pinned |= between;
+            }
+        }
+        let check_mask = match checkers.count_ones() {
+            0 => !0,
+            1 => checkers | BETWEEN[k][checkers.trailing_zeros() as usize],
+            _ => 0,
+        };
+        KingInfo { checkers, check_mask, pinned }
+    }
+
+    /// Generates one stage into `sink`.
+    #[inline(always)]
+    fn run<S: Sink>(&self, gen: GenType, sink: &mut S) {
+        let caps = gen != GenType::Quiets;
+        let quiets = gen != GenType::Captures;
+        let targets = if caps { self.theirs } else { 0 } | if quiets { !self.occ } else { 0 };
+        let checkers = self.info.checkers;
+        if checkers & checkers.wrapping_sub(1) == 0 {
+            match self.us {
+                Color::White => self.pawns::<S, true>(caps, quiets, sink),
+                Color::Black => self.pawns::<S, false>(caps, quiets, sink),
+            }
+            self.pieces(targets & self.info.check_mask, sink);
+        }
+        self.king(targets, quiets, sink);
+    }
+
+    #[inline(always)]
+    fn pieces<S: Sink>(&self, tmask: u64, sink: &mut S) {
+        use PieceType::*;
+        let pinned = self.info.pinned;
+        let line = &LINE[self.ksq.index()];
+        let mut knights = self.ours_of(Knight) & !pinned;
+        while knights != 0 {
+            let from = knights.trailing_zeros() as usize;
+            knights &= knights - 1;
+            sink.piece(Square::new(from as u8), KNIGHT_ATTACKS[from] & tmask);
+        }
+        let queens = self.ours_of(Queen);
+        let mut diag = self.ours_of(Bishop) | queens;
+        while diag != 0 {
+            let from = diag.trailing_zeros() as usize;
+            diag &= diag - 1;
+            let sq = Square::new(from as u8);
+            let mut t = self.sl.bishop(sq, self.occ) & tmask;
+            if pinned >> from & 1 != 0 {
+                t &= line[from];
+            }
+            sink.piece(sq, t);
+        }
+        let mut orth = self.ours_of(Rook) | queens;
+        while orth != 0 {
+            let from = orth.trailing_zeros() as usize;
+            orth &= orth - 1;
+            let sq = Square::new(from as u8);
+            let mut t = self.sl.rook(sq, self.occ) & tmask;
+            if pinned >> from & 1 != 0 {
+                t &= line[from];
+            }
+            sink.piece(sq, t);
+        }
+    }
+
+    #[inline(always)]
+    fn pawns<S: Sink, const WHITE: bool>(&self, caps: bool, quiets: bool, sink: &mut S) {
+        let pawns = self.ours_of(PieceType::Pawn);
+        let pinned = self.info.pinned;
+        let mask = self.info.check_mask;
+        self.pawn_set::<S, WHITE>(pawns & !pinned, mask, caps, quiets, sink);
+        let mut pp = pawns & pinned;
+        while pp != 0 {
+            let from = pp.trailing_zeros() as usize;
+            pp &= pp - 1;
+            self.pawn_set::<S, WHITE>(1u64 << from, mask & LINE[self.ksq.index()][from], caps, quiets, sink);
+        }
+        if caps {
+            if let Some(ep) = self.pos.ep_square() {
+                self.en_passant(ep, pawns, sink);
+            }
+        }
+    }
+
+    /// Set-wise pawn moves of `pawns`, destinations limited to `allowed`.
+    #[inline(always)]
+    fn pawn_set<S: Sink, const WHITE: bool>(&self, pawns: u64, allowed: u64, caps: bool, quiets: bool, sink: &mut S) {
+        let (up, left, right): (i8, i8, i8) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
+        let shift = |b: u64, d: i8| if d > 0 { b << d } else { b >> -d };
+        let (third, last) = if WHITE { (RANK_3, RANK_8) } else { (RANK_6, RANK_1) };
+        let empty = !self.occ;
+        let push = shift(pawns, up) & empty;
+        if quiets {
+            let double = shift(push & third, up) & empty & allowed;
+            sink.pawns(push & allowed & !last, up, MoveKind::Normal);
+            sink.pawns(double, 2 * up, MoveKind::DoublePush);
+        }
+        if caps {
+            sink.promotions(push & allowed & last, up);
+            let targets = self.theirs & allowed;
+            let l = shift(pawns & !FILE_A, left) & targets;
+            let r = shift(pawns & !FILE_H, right) & targets;
+            sink.pawns(l & !last, left, MoveKind::Normal);
+            sink.pawns(r & !last, right, MoveKind::Normal);
+            sink.promotions(l & last, left);
+            sink.promotions(r & last, right);
+        }
+    }
+
+    /// En passant: play it on the occupancy and look at the king.
+    #[cold]
+    fn en_passant<S: Sink>(&self, ep: Square, pawns: u64, sink: &mut S) {
+        use PieceType::*;
+        let them = self.us.flip();
+        let victim = if self.us == Color::White { ep.index() - 8 } else { ep.index() + 8 };
+        let k = self.ksq.index();
+        let mut from_set = PAWN_ATTACKS[them.index()][ep.index()] & pawns;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros() as usize;
+            from_set &= from_set - 1;
+            let occ = (self.occ ^ (1u64 << from) ^ (1u64 << victim)) | ep.bit();
+            let queens = self.theirs_of(Queen);
+            let attackers = (self.sl.bishop(self.ksq, occ) & (self.theirs_of(Bishop) | queens))
+                | (self.sl.rook(self.ksq, occ) & (self.theirs_of(Rook) | queens))
+                | (KNIGHT_ATTACKS[k] & self.theirs_of(Knight))
+                | (PAWN_ATTACKS[self.us.index()][k] & self.theirs_of(Pawn) & !(1u64 << victim));
+            if attackers == 0 {
+                sink.one(Move::new(Square::new(from as u8), ep, MoveKind::EnPassant));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn king<S: Sink>(&self, targets: u64, quiets: bool, sink: &mut S) {
+        let them = self.us.flip();
+        let occ = self.occ ^ self.ksq.bit();
+        let mut cands = KING_ATTACKS[self.ksq.index()] & targets;
+        let mut legal = 0u64;
+        while cands != 0 {
+            let to = Square::new(cands.trailing_zeros() as u8);
+            cands &= cands - 1;
+            if !attacked_by(self.sl, &self.bb, to, them, occ) {
+                legal |= to.bit();
+            }
+        }
+        sink.piece(self.ksq, legal);
+        if quiets && self.info.checkers == 0 {
+            self.castling(sink);
+        }
+    }
+
+    #[inline(always)]
+    fn castling<S: Sink>(&self, sink: &mut S) {
+        let rights = self.pos.castling();
+        let us = self.us;
+        if rights.0 & (CastleRights::king_side(us) | CastleRights::queen_side(us)) == 0 {
+            return;
+        }
+        let rank = if us == Color::White { 0 } else { 7 };
+        let them = us.flip();
+        let sq = |f: u8| Square::from_coords(f, rank);
+        let base = 8 * rank as u32;
+        let safe = |f: u8| !attacked_by(self.sl, &self.bb, sq(f), them, self.occ);
+        if rights.has(CastleRights::king_side(us)) && self.occ & (0x60u64 << base) == 0 && safe(5) && safe(6) {
+            sink.one(Move::new(sq(4), sq(6), MoveKind::Castle));
+        }
+        if rights.has(CastleRights::queen_side(us)) && self.occ & (0x0Eu64 << base) == 0 && safe(3) && safe(2) {
+            sink.one(Move::new(sq(4), sq(2), MoveKind::Castle));
+        }
+    }
+}
+
+/// Where generated moves go: a move list, or a counter (bulk counting).
+pub(crate) trait Sink {
+    /// Normal moves from `from` to every square of `targets`.
+    fn piece(&mut self, from: Square, targets: u64);
+    /// Pawn moves of one kind to every square of `targets`, each from `to - delta`.
+    fn pawns(&mut self, targets: u64, delta: i8, kind: MoveKind);
+    /// The four promotions to every square of `targets`, each from `to - delta`.
+    fn promotions(&mut self, targets: u64, delta: i8);
+    /// One move.
+    fn one(&mut self, m: Move);
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, mut targets: u64) {
+        while targets != 0 {
+            let to = Square::new(targets.trailing_zeros() as u8);
+            targets &= targets - 1;
+            self.0.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, mut targets: u64, delta: i8, kind: MoveKind) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as i8;
+            targets &= targets - 1;
+            self.0.push(Move::new(Square::new((to - delta) as u8), Square::new(to as u8), kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, mut targets: u64, delta: i8) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as i8;
+            targets &= targets - 1;
+            let (from, to) = (Square::new((to - delta) as u8), Square::new(to as u8));
+            for kind in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
+                self.0.push(Move::promotion(from, to, kind));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.0.push(m);
+    }
+}
+
+struct CountSink(u64);
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: u64) {
+        self.0 += targets.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: u64, _delta: i8, _kind: MoveKind) {
+        self.0 += targets.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: u64, _delta: i8) {
+        self.0 += 4 * targets.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Checkers, evasion mask and pinned pieces of the side to move, on bitboards.
+#[inline]
+pub fn king_info(pos: &Position) -> KingInfo {
+    Ctx::new(pos).info
+}
+
+/// Generates legal moves of one stage into `list` (appending).
+#[inline]
+pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
+    Ctx::new(pos).run(gen, &mut ListSink(list));
+}
+
+/// Like [`generate`], reusing king facts already computed for this position
+/// by [`king_info`] (or [`crate::movegen::king_info`]: they agree).
+#[inline]
+pub fn generate_with(pos: &Position, info: &KingInfo, gen: GenType, list: &mut MoveList) {
+    Ctx::with_info(pos, info).run(gen, &mut ListSink(list));
+}
+
+/// The number of legal moves, counted set-wise without writing a list
+/// (perft's bulk counting at the last ply).
+#[inline]
+pub fn count_moves(pos: &Position) -> u64 {
+    let mut sink = CountSink(0);
+    Ctx::new(pos).run(GenType::All, &mut sink);
+    sink.0
+}
+
+/// All legal moves.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(pos, GenType::All, &mut list);
+    list
+}
+
+#[cfg(test)]
+mod tests;
