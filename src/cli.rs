@@ -18,6 +18,8 @@ pub enum Command {
     Uci,
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
+    /// Print the evaluation of a position term by term.
+    Eval(crate::eval_cmd::EvalArgs),
 }
 
 /// Which legal move generator perft uses.

@@ -1,6 +1,7 @@
 //! `tetrad`: a UCI chess engine (no arguments) and a command-line tool.
 
 mod cli;
+mod eval_cmd;
 mod perft_cmd;
 
 use clap::Parser;
@@ -13,6 +14,7 @@ fn main() {
             0
         }
         cli::Command::Perft(p) => perft_cmd::run(&p),
+        cli::Command::Eval(a) => eval_cmd::run(&a),
     };
     std::process::exit(code);
 }

@@ -1,0 +1,1 @@
+//! Texel tuning (placeholder).
