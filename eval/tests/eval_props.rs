@@ -93,10 +93,10 @@ fn insufficient_material_is_zero() {
 #[test]
 fn drawish_endings_are_scaled() {
     let eval = |fen: &str| Evaluator::new().evaluate(&Position::from_fen(fen).unwrap());
-    // Opposite-coloured bishops with a pawn up: well below a pawn.
+    // Opposite-coloured bishops two pawns up: scaled well below the same-coloured case.
     let ocb = eval("4k1b1/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
     let same = eval("4kb2/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
-    assert!(ocb < same && ocb < 100, "ocb {ocb} same {same}");
+    assert!(ocb * 3 < same * 2, "ocb {ocb} same {same}");
     // Rook against bishop, no pawns: small.
     assert!(eval("4kb2/8/8/8/8/8/8/R3K3 w - - 0 1").abs() < 60);
     // Queen against rook stays winning.
