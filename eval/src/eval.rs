@@ -22,13 +22,14 @@ const OUTPOST_RANKS: [u64; 2] = [0x0000_FFFF_FF00_0000, 0x0000_00FF_FFFF_0000];
 struct Ev<'a, T: Tracer> {
     p: &'static Params,
     tr: &'a mut T,
-    s: [Score; 2],
+    /// White's score minus Black's (one scalar, so it can live in a register).
+    s: Score,
 }
 
 impl<T: Tracer> Ev<'_, T> {
     #[inline(always)]
     fn add(&mut self, c: Color, w: &Score, n: i32) {
-        self.s[c.index()] += *w * n;
+        self.s += *w * (n * (1 - 2 * c.index() as i32));
         if T::ON {
             self.tr.add(self.p.slot_of(w), c, n);
         }
@@ -60,7 +61,7 @@ pub fn evaluate<T: Tracer>(pos: &Position, table: Option<&mut PawnTable>, p: &'s
         tr.finish(0, 0, stm, true);
         return 0;
     }
-    let mut ev = Ev { p, tr, s: [Score::ZERO; 2] };
+    let mut ev = Ev { p, tr, s: Score::ZERO };
     let kings = [pos.king(Color::White).index(), pos.king(Color::Black).index()];
     let pawns = [bb.pieces(Color::White, PieceType::Pawn), bb.pieces(Color::Black, PieceType::Pawn)];
 
@@ -76,7 +77,7 @@ pub fn evaluate<T: Tracer>(pos: &Position, table: Option<&mut PawnTable>, p: &'s
         },
         _ => evaluate_pawns(pawns, kings, key, p, ev.tr),
     };
-    ev.s[0] += entry.score;
+    ev.s += entry.score;
 
     let phase = material_and_psqt(&mut ev, &bb);
     let mut at = Attacks::default();
@@ -90,7 +91,7 @@ pub fn evaluate<T: Tracer>(pos: &Position, table: Option<&mut PawnTable>, p: &'s
     }
     ev.add(stm, &p.tempo, 1);
 
-    let total = ev.s[0] - ev.s[1];
+    let total = ev.s;
     let strong = if total.eg() > 0 { Color::White } else { Color::Black };
     let scale = if total.eg() == 0 { SCALE_NORMAL } else { scale_factor(&bb, strong, p) };
     ev.tr.finish(phase, scale, stm, false);
@@ -239,7 +240,7 @@ fn king_danger<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards, kings: [usize; 2],
     }
     let mg = danger.mg().clamp(0, p.ks_max_danger);
     let penalty = S(-(mg * mg) / p.ks_mg_divisor.max(1), -danger.eg().max(0) / p.ks_eg_divisor.max(1));
-    ev.s[ci] += penalty;
+    ev.s += if c == Color::White { penalty } else { -penalty };
     if T::ON {
         ev.tr.fixed(Term::King, c, penalty);
     }
