@@ -16,6 +16,11 @@ pub struct Cli {
 pub enum Command {
     /// Run the UCI protocol on stdin/stdout (the default).
     Uci,
+    /// Search a fixed set of positions to a fixed depth; last line `N nodes M nps`.
+    Bench {
+        /// Search depth (default 12).
+        depth: Option<i32>,
+    },
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
     /// Print the evaluation of a position term by term.

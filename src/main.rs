@@ -1,8 +1,12 @@
 //! `tetrad`: a UCI chess engine (no arguments) and a command-line tool.
 
+mod bench_cmd;
 mod cli;
 mod eval_cmd;
+mod options;
+mod parse;
 mod perft_cmd;
+mod uci;
 
 use clap::Parser;
 
@@ -10,9 +14,10 @@ fn main() {
     let args = cli::Cli::parse();
     let code = match args.command.unwrap_or(cli::Command::Uci) {
         cli::Command::Uci => {
-            eprintln!("UCI loop not built yet");
+            uci::Uci::new().run();
             0
         }
+        cli::Command::Bench { depth } => bench_cmd::run(depth),
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Eval(a) => eval_cmd::run(&a),
     };

@@ -229,4 +229,4 @@ def fmt_elo(res):
     """'+147.2 +/- 66.0' (or 'n/a')."""
     if res is None:
         return "n/a"
-    return "%+.1f +/- %.1f" % (res["elo"], res["elo_pm"])
+    return "%+.1f +/- %.1f" % (res["elo"] + 0.0, res["elo_pm"] + 0.0)

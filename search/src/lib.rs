@@ -1,1 +1,39 @@
+//! Tetrad's search: PVS with quiescence over copied CCR positions, a shared
+//! lock-free transposition table, time management and lazy SMP.
+#![deny(missing_docs)]
 
+mod alphabeta;
+pub mod bench;
+pub mod history;
+pub mod limits;
+pub mod movepick;
+pub mod params;
+pub mod pool;
+pub mod see;
+pub mod tt;
+pub mod worker;
+
+pub use limits::Limits;
+pub use pool::{Engine, SearchOutcome};
+pub use tt::TranspositionTable;
+pub use worker::{SearchJob, SearchShared, ThreadResult, Worker};
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Score of a mate at the root (mate in n plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_IN_MAX: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_001;
+
+/// UCI score text: `cp N` or `mate N` (moves, negative when being mated).
+pub fn format_score(score: i32) -> String {
+    if score >= MATE_IN_MAX {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_IN_MAX {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}

@@ -1,0 +1,465 @@
+//! Principal variation search and quiescence on copied CCR positions.
+//!
+//! Each child is a fresh copy made by `Position::make_move`; nothing is
+//! undone on the way back. Bitboards are made from the CCR at nodes that
+//! need them (SEE for move ordering and pruning; the evaluator makes its own).
+
+use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
+use crate::params::*;
+use crate::see::{capture_value, see_ge};
+use crate::tt::Bound;
+use crate::worker::Worker;
+use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
+use tetrad_simd::movegen::king_info;
+use tetrad_simd::{ccr_to_bitboards, Move, Position};
+
+/// Mate scores are stored relative to the node, not the root.
+#[inline]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_IN_MAX {
+        score + ply as i32
+    } else if score <= -MATE_IN_MAX {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_IN_MAX {
+        score - ply as i32
+    } else if score <= -MATE_IN_MAX {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Only kings, or kings and one minor piece: nobody can mate.
+#[inline]
+fn insufficient_material(pos: &Position) -> bool {
+    const LSB: u64 = 0x1111_1111_1111_1111;
+    let mut pieces = 0;
+    let mut minor_or_king = 0;
+    for w in pos.ccr().words() {
+        let occupied = (w | w >> 1 | w >> 2 | w >> 3) & LSB;
+        pieces += occupied.count_ones();
+        let mut o = occupied;
+        while o != 0 {
+            let kind = (w >> o.trailing_zeros()) & 7;
+            if matches!(kind, 2 | 3 | 6) {
+                minor_or_king += 1;
+            }
+            o &= o - 1;
+        }
+        if pieces > 3 {
+            return false;
+        }
+    }
+    pieces == minor_or_king
+}
+
+impl Worker {
+    #[inline]
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let n = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut i = 2;
+        while i <= reach {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Fail-soft principal variation search.
+    pub(crate) fn negamax(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.check_limits();
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            if self.stopped {
+                return 0;
+            }
+            // Step 1. Draws: fifty moves, repetition, bare material.
+            if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || insufficient_material(pos) {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.eval.evaluate(pos);
+            }
+            // Step 2. Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 3. Transposition table.
+        let tt_entry = self.tt.probe(pos.key());
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && pos.halfmove_clock() < 90
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+
+        let info = king_info(pos);
+        let in_check = info.checkers != 0;
+        let us = pos.side_to_move();
+
+        // Step 4. Static evaluation, sharpened by the table's bound when it agrees.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !in_check && s.abs() < MATE_IN_MAX {
+                let tighter = match e.bound {
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                };
+                if tighter {
+                    eval = s;
+                }
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        if !pv_node && !in_check {
+            // Step 5. Reverse futility pruning.
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta && eval < MATE_IN_MAX {
+                return eval;
+            }
+            // Step 6. Null-move pruning, not after a null move and not without pieces (zugzwang).
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && ply > 0
+                && self.stack[ply - 1].moved.piece != 0
+                && pos.non_pawn_material(us) > 0
+                && beta > -MATE_IN_MAX
+            {
+                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                let child = pos.make_null();
+                self.keys.push(pos.key());
+                self.stack[ply].moved = Default::default();
+                let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_IN_MAX { beta } else { score };
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a hash move this node is likely ordered badly.
+        if tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 8. The move loop.
+        let bb = ccr_to_bitboards(pos.ccr());
+        let prev = [
+            if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
+            if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
+        ];
+        let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
+        let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter);
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0;
+        let mut quiets_tried: [(Move, crate::history::PieceTo); 64] = [(Move::NULL, Default::default()); 64];
+        let mut n_quiets = 0;
+        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut n_captures = 0;
+
+        loop {
+            let m = {
+                let ctx = PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev };
+                match picker.next(&ctx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
+                continue;
+            }
+            let noisy = is_noisy(pos, m);
+            let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
+
+            // Step 9. Shallow-depth pruning, once a real score exists.
+            if !root && best_score > -MATE_IN_MAX {
+                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
+                if !noisy {
+                    if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_QUIET_MARGIN * lmr_depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
+                    continue;
+                }
+            }
+
+            let child = pos.make_move(m);
+            self.tt.prefetch(child.key());
+            let gives_check = tetrad_simd::in_check(&child);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            self.keys.push(pos.key());
+            self.stack[ply].moved = piece_to(pos, m);
+
+            // Step 10. Search the move: full window for the first, then reduced null windows.
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && moves_searched >= 1 + usize::from(root) {
+                    r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
+                    if noisy {
+                        r /= 2;
+                    } else {
+                        r -= history / LMR_HISTORY_DIV;
+                    }
+                    r += i32::from(!improving) + i32::from(cut_node) - i32::from(pv_node) - i32::from(gives_check);
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                }
+                if score > alpha && pv_node {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if root {
+                        self.root_best = m;
+                        self.root_best_score = score;
+                    }
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    alpha = score;
+                    if score >= beta {
+                        self.on_cutoff(pos, ply, m, noisy, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures], &prev);
+                        break;
+                    }
+                }
+            }
+            if noisy {
+                if n_captures < captures_tried.len() {
+                    captures_tried[n_captures] = m;
+                    n_captures += 1;
+                }
+            } else if n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = (m, piece_to(pos, m));
+                n_quiets += 1;
+            }
+        }
+
+        if moves_searched == 0 {
+            // No legal move (pruning needs a searched move first): mate or stalemate.
+            // At the root with every move excluded (MultiPV), report a non-result.
+            return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if root && !self.root_excluded.is_empty() {
+            return best_score; // MultiPV lines after the first must not overwrite the table's best move
+        }
+        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval, depth, bound);
+        best_score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_cutoff(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        m: Move,
+        noisy: bool,
+        depth: i32,
+        quiets: &[(Move, crate::history::PieceTo)],
+        captures: &[Move],
+        prev: &[crate::history::PieceTo; 2],
+    ) {
+        let bonus = (depth * depth * 16 + 32 * depth).min(1600);
+        let cap_key = |pos: &Position, m: Move| {
+            let pt = piece_to(pos, m);
+            let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
+            (pt.piece as usize, pt.to as usize, victim)
+        };
+        if noisy {
+            let (a, b, c) = cap_key(pos, m);
+            crate::history::gravity(&mut self.hist.capture[a][b][c], bonus);
+        } else {
+            self.hist.add_killer(ply, m);
+            if prev[0].piece != 0 {
+                self.hist.counter[prev[0].piece as usize][prev[0].to as usize] = m;
+            }
+            self.hist.update_quiets(pos.side_to_move(), (m, piece_to(pos, m)), quiets, prev, depth);
+        }
+        for &c in captures {
+            let (a, b, v) = cap_key(pos, c);
+            crate::history::gravity(&mut self.hist.capture[a][b][v], -bonus);
+        }
+    }
+
+    /// Quiescence: captures and promotions (all evasions in check) until the position is quiet.
+    pub(crate) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.check_limits();
+        self.pv_len[ply] = ply;
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.halfmove_clock() >= 100 || insufficient_material(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos);
+        }
+        let pv_node = beta - alpha > 1;
+        let tt_entry = self.tt.probe(pos.key());
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+        let info = king_info(pos);
+        let in_check = info.checkers != 0;
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = -INFINITY;
+            best_score = -INFINITY;
+        } else {
+            static_eval = tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
+            best_score = static_eval;
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let bb = ccr_to_bitboards(pos.ccr());
+        let prev = [Default::default(); 2];
+        let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check);
+        let mut best_move = Move::NULL;
+        let mut moves = 0;
+        loop {
+            let m = {
+                let ctx = PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev };
+                match picker.next(&ctx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            moves += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece cannot lift the score to alpha.
+                if m.promo().is_none() && static_eval + capture_value(pos, m) + DELTA_MARGIN <= alpha {
+                    best_score = best_score.max(static_eval + capture_value(pos, m) + DELTA_MARGIN);
+                    continue;
+                }
+                if m.promo().is_some_and(|p| p != tetrad_simd::PieceType::Queen) {
+                    continue;
+                }
+            }
+            let child = pos.make_move(m);
+            self.tt.prefetch(child.key());
+            self.keys.push(pos.key());
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval, 0, bound);
+        best_score
+    }
+}

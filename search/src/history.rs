@@ -1,0 +1,107 @@
+//! Move-ordering memory: butterfly, capture and continuation histories,
+//! killers and counter-moves. One set per search thread.
+
+use crate::params::HISTORY_MAX;
+use tetrad_simd::{Color, Move};
+
+/// A continuation-history table: indexed by the (piece, to) of an earlier
+/// move, then the (piece, to) of the move being scored.
+pub type ContTable = [[i16; 64]; 16];
+
+/// Key of a played move for continuation history: the moving piece's code and destination.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct PieceTo {
+    /// CCR code of the moved piece (0 for "no move", e.g. after a null move).
+    pub piece: u8,
+    /// Destination square index.
+    pub to: u8,
+}
+
+/// All ordering tables of one thread.
+pub struct History {
+    /// Butterfly history `[colour][from][to]` for quiet moves.
+    pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Capture history `[moving piece code][to][captured kind]`.
+    pub capture: Box<[[[i16; 6]; 64]; 16]>,
+    /// Continuation history `[prev piece][prev to]` → table for the current move.
+    pub cont: Box<[[ContTable; 64]; 16]>,
+    /// Two killer moves per ply.
+    pub killers: Vec<[Move; 2]>,
+    /// Counter-move `[prev piece][prev to]`.
+    pub counter: Box<[[Move; 64]; 16]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Applies a bonus with "gravity": values saturate smoothly at ±HISTORY_MAX.
+#[inline(always)]
+pub fn gravity(entry: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *entry as i32;
+    *entry = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+}
+
+impl History {
+    /// Fresh, zeroed tables.
+    pub fn new() -> History {
+        // The continuation table is 2 MiB: build it on the heap, not the stack.
+        let cont: Vec<[ContTable; 64]> = (0..16).map(|_| [[[0i16; 64]; 16]; 64]).collect();
+        History {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            capture: Box::new([[[0; 6]; 64]; 16]),
+            cont: cont.into_boxed_slice().try_into().ok().expect("16 rows"),
+            killers: vec![[Move::NULL; 2]; crate::MAX_PLY + 8],
+            counter: Box::new([[Move::NULL; 64]; 16]),
+        }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        *self = History::new();
+    }
+
+    /// Quiet-move score: butterfly plus continuation histories of the last one and two plies.
+    #[inline]
+    pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &[PieceTo; 2]) -> i32 {
+        let mut s = self.butterfly[c.index()][m.from().index()][m.to().index()] as i32;
+        for p in prev {
+            if p.piece != 0 {
+                s += self.cont[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize] as i32;
+            }
+        }
+        s
+    }
+
+    /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
+    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &[PieceTo; 2], depth: i32) {
+        let bonus = (depth * depth * 16 + 32 * depth).min(1600);
+        let mut apply = |m: Move, pt: PieceTo, b: i32| {
+            gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], b);
+            for p in prev {
+                if p.piece != 0 {
+                    gravity(&mut self.cont[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize], b);
+                }
+            }
+        };
+        apply(best.0, best.1, bonus);
+        for &(m, pt) in tried {
+            if m != best.0 {
+                apply(m, pt, -bonus);
+            }
+        }
+    }
+
+    /// Stores a killer at `ply`.
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, m: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+    }
+}

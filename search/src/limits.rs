@@ -1,0 +1,105 @@
+//! Search limits from `go`, and time management.
+
+use std::time::{Duration, Instant};
+use tetrad_simd::{Color, Move};
+
+/// Everything `go` can ask for.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Remaining clock per colour, milliseconds.
+    pub time: [Option<u64>; 2],
+    /// Increment per colour, milliseconds.
+    pub inc: [u64; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Fixed search depth.
+    pub depth: Option<i32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Fixed time per move, milliseconds.
+    pub movetime: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<i32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder search: no time limits until `ponderhit`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Soft and hard time limits for one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    /// When the search (or the ponderhit) started.
+    pub start: Instant,
+    /// Don't start a new iteration after this (before stability scaling).
+    pub soft: Option<Duration>,
+    /// Stop the search at once after this.
+    pub hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Plans the time for the side `stm` under `limits`, keeping `overhead_ms` in reserve.
+    pub fn new(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> TimeManager {
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
+            return TimeManager { start, soft: Some(t), hard: Some(t) };
+        }
+        let Some(time) = limits.time[stm.index()] else {
+            return TimeManager { start, soft: None, hard: None };
+        };
+        let inc = limits.inc[stm.index()];
+        // Keep the overhead in reserve, and never plan with less than 1 ms.
+        let left = time.saturating_sub(overhead_ms).max(1) as f64;
+        let mtg = limits.movestogo.map_or(24.0, |m| (m.clamp(1, 40)) as f64 + 1.0);
+        let base = left / mtg + inc as f64 * 0.8;
+        let soft = (base * 0.6).min(left * 0.3);
+        // The hard limit may borrow from later moves, but never more than a share of the clock.
+        let hard = (base * 2.5).min(left * if limits.movestogo == Some(1) { 0.8 } else { 0.45 });
+        TimeManager {
+            start,
+            soft: Some(Duration::from_micros((soft.max(0.5) * 1000.0) as u64)),
+            hard: Some(Duration::from_micros((hard.max(0.5) * 1000.0) as u64)),
+        }
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the hard limit has passed.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// Whether to stop before a new iteration; `scale` grows with instability (1.0 = neutral).
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        match self.soft {
+            Some(s) => {
+                let limit = s.mul_f64(scale.clamp(0.4, 3.0));
+                let limit = self.hard.map_or(limit, |h| limit.min(h));
+                self.elapsed() >= limit
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_clock_stays_inside() {
+        let limits = Limits { time: [Some(100), Some(100)], ..Default::default() };
+        let tm = TimeManager::new(&limits, Color::White, 30, Instant::now());
+        assert!(tm.hard.unwrap() < Duration::from_millis(40));
+        assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+        let limits = Limits { time: [Some(60_000), Some(60_000)], inc: [1000, 1000], ..Default::default() };
+        let tm = TimeManager::new(&limits, Color::Black, 30, Instant::now());
+        assert!(tm.hard.unwrap() > Duration::from_millis(1000));
+        assert!(tm.hard.unwrap() < Duration::from_millis(27_000));
+    }
+}

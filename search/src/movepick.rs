@@ -1,0 +1,216 @@
+//! Staged move picking: hash move, good captures (MVV-LVA, SEE ≥ 0), quiet
+//! moves ordered by killers, counter-move and histories, then bad captures.
+//! Quiet moves are generated only when the captures did not cut off.
+
+use crate::history::{History, PieceTo};
+use crate::params::MVV;
+use crate::see::see_ge;
+use tetrad_simd::movegen::{generate_with, KingInfo};
+use tetrad_simd::{Bitboards, GenType, Move, MoveList, Position};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// What the picker needs from the node each time it is asked for a move.
+pub struct PickContext<'a> {
+    /// The node's position.
+    pub pos: &'a Position,
+    /// Its bitboards (for SEE).
+    pub bb: &'a Bitboards,
+    /// Check and pin facts (for generation).
+    pub info: &'a KingInfo,
+    /// The thread's histories.
+    pub hist: &'a History,
+    /// Continuation keys of the previous two plies.
+    pub prev: &'a [PieceTo; 2],
+}
+
+/// A staged move generator-and-sorter for one node.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    list: MoveList,
+    scores: [i32; tetrad_simd::moves::MAX_MOVES],
+    next: usize,
+    bad: MoveList,
+    bad_next: usize,
+    /// Quiescence: no quiet stage (unless in check), and bad captures are dropped.
+    captures_only: bool,
+    /// Set by the search once late quiets are pruned, to skip generating them.
+    pub skip_quiets: bool,
+}
+
+/// The piece-to key of a move in a position.
+#[inline(always)]
+pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    PieceTo { piece: pos.ccr().code(m.from()), to: m.to().index() as u8 }
+}
+
+/// Whether a move captures or promotes (the "noisy" moves).
+#[inline(always)]
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    m.promo().is_some() || pos.ccr().code(m.to()) != 0 || m.kind() == tetrad_simd::MoveKind::EnPassant
+}
+
+impl MovePicker {
+    /// A picker for a main-search node.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker {
+            stage: if tt_move.is_null() { Stage::GenCaptures } else { Stage::TtMove },
+            tt_move,
+            killers,
+            counter,
+            list: MoveList::new(),
+            scores: [0; tetrad_simd::moves::MAX_MOVES],
+            next: 0,
+            bad: MoveList::new(),
+            bad_next: 0,
+            captures_only: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: captures and promotions only, or all evasions in check.
+    pub fn qsearch(tt_move: Move, in_check: bool) -> MovePicker {
+        let mut p = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL);
+        p.captures_only = !in_check;
+        p
+    }
+
+    fn score_captures(&mut self, ctx: &PickContext) {
+        for i in 0..self.list.len() {
+            let m = self.list.as_slice()[i];
+            let victim = match ctx.pos.piece_at(m.to()) {
+                Some(p) => MVV[p.kind().index()],
+                None => MVV[0] * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
+            };
+            let attacker = ctx.pos.piece_at(m.from()).map_or(0, |p| p.kind().index() as i32);
+            let promo = m.promo().map_or(0, |p| if p == tetrad_simd::PieceType::Queen { 900 } else { -2000 });
+            let pt = piece_to(ctx.pos, m);
+            let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
+            let hist = ctx.hist.capture[pt.piece as usize][pt.to as usize][victim_kind] as i32;
+            self.scores[i] = victim * 16 - attacker + promo + hist / 16;
+        }
+    }
+
+    fn score_quiets(&mut self, ctx: &PickContext) {
+        let us = ctx.pos.side_to_move();
+        for i in 0..self.list.len() {
+            let m = self.list.as_slice()[i];
+            self.scores[i] = if m == self.killers[0] {
+                1 << 30
+            } else if m == self.killers[1] {
+                (1 << 30) - 1
+            } else if m == self.counter {
+                (1 << 30) - 2
+            } else {
+                ctx.hist.quiet_score(us, m, piece_to(ctx.pos, m), ctx.prev)
+            };
+        }
+    }
+
+    /// Takes the best-scored remaining move of the current list (selection sort step).
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let m = moves[self.next];
+        self.next += 1;
+        Some(m)
+    }
+
+    /// The next move to search, or `None` when the node is exhausted.
+    pub fn next(&mut self, ctx: &PickContext) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    if tetrad_simd::is_legal(ctx.pos, self.tt_move)
+                        && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
+                    {
+                        return Some(self.tt_move);
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenCaptures => {
+                    self.list.clear();
+                    self.next = 0;
+                    generate_with(ctx.pos, ctx.info, GenType::Captures, &mut self.list);
+                    self.score_captures(ctx);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    None => self.stage = Stage::GenQuiets,
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => {
+                        let good = self.scores[self.next - 1] > -1000 && see_ge(ctx.pos, ctx.bb, m, 0);
+                        if good {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                },
+                Stage::GenQuiets => {
+                    if (self.captures_only && ctx.info.checkers == 0) || self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    self.list.clear();
+                    self.next = 0;
+                    generate_with(ctx.pos, ctx.info, GenType::Quiets, &mut self.list);
+                    self.score_quiets(ctx);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        None => self.stage = Stage::BadCaptures,
+                        Some(m) if m == self.tt_move => {}
+                        Some(m) => return Some(m),
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.captures_only && ctx.info.checkers == 0 {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    if self.bad_next < self.bad.len() {
+                        let m = self.bad.as_slice()[self.bad_next];
+                        self.bad_next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Whether the picker has moved past the good captures (used by pruning decisions).
+    pub fn in_late_stage(&self) -> bool {
+        self.stage >= Stage::GenQuiets
+    }
+}

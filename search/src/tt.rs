@@ -1,0 +1,281 @@
+//! The shared, lock-free transposition table.
+//!
+//! Each entry is two `AtomicU64`s: `check = key ^ data` and `data`. Writers
+//! store both halves with plain relaxed stores and readers accept an entry
+//! only if `check ^ data` gives back the probing key (Hyatt's lockless
+//! hashing): a torn entry — halves from two different writes — fails that
+//! test and is treated as a miss. Moves read from the table are still vetted
+//! for legality by the search before they are played.
+//!
+//! ```text
+//! data bits  0..16  move (raw Move)
+//!           16..32  score (i16, mate scores relative to the node)
+//!           32..48  static eval (i16)
+//!           48..56  depth (u8, offset so quiescence depths fit)
+//!           56..58  bound (0 none, 1 upper, 2 lower, 3 exact)
+//!           58..64  generation (age, 6 bits)
+//! ```
+//! Four entries make a 64-byte bucket, one cache line. The bucket index uses
+//! the high bits of the key (multiply-shift), the check uses all 64 bits.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use tetrad_simd::Move;
+
+/// Kind of bound a stored score is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// No score stored.
+    None = 0,
+    /// The true score is at most this (fail low).
+    Upper = 1,
+    /// The true score is at least this (fail high).
+    Lower = 2,
+    /// Exact score (PV node).
+    Exact = 3,
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    /// Best or refutation move (may be null; must be checked for legality).
+    pub mv: Move,
+    /// Score, relative to the node (convert with `score_from_tt`).
+    pub score: i32,
+    /// Static evaluation of the node.
+    pub eval: i32,
+    /// Search depth the score comes from.
+    pub depth: i32,
+    /// Bound kind.
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+/// Stored depth = depth + DEPTH_OFFSET, so quiescence entries (depth ≤ 0) fit a u8.
+const DEPTH_OFFSET: i32 = 8;
+
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [[AtomicU64; 2]; ENTRIES_PER_BUCKET],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket { slots: Default::default() }
+    }
+}
+
+/// The transposition table, shared by all search threads.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (depth << 48)
+        | ((bound as u64) << 56)
+        | (((generation & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> TtEntry {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    TtEntry {
+        mv: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 255) as i32 - DEPTH_OFFSET,
+        bound,
+    }
+}
+
+fn data_depth(data: u64) -> i32 {
+    ((data >> 48) & 255) as i32
+}
+
+fn data_generation(data: u64) -> u8 {
+    (data >> 58) as u8 & 63
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        // Allocation failure on a huge Hash value must not abort: fall back to smaller sizes.
+        let mut n = count;
+        while buckets.try_reserve_exact(n).is_err() && n > 1 {
+            n /= 2;
+        }
+        buckets.extend((0..n).map(|_| Bucket::new()));
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in MiB actually allocated.
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s[0].store(0, Ordering::Relaxed);
+                s[1].store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries from older searches become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Hints the CPU to fetch the bucket for `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetch is only a hint; the pointer is to a live bucket.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+    }
+
+    /// Looks up `key`; a torn or foreign entry is a miss.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let check = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result, replacing the least valuable entry of the bucket
+    /// (by depth, with entries from older searches counting as shallower).
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let check = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            if check ^ data == key || data == 0 {
+                // Same position: keep its move if the new result has none, and
+                // keep a deeper exact result from this search.
+                let old = unpack(data);
+                if data != 0
+                    && data_generation(data) == generation
+                    && old.bound == Bound::Exact
+                    && bound != Bound::Exact
+                    && old.depth > depth + 2
+                {
+                    return;
+                }
+                let mv = if mv.is_null() && data != 0 { old.mv } else { mv };
+                let new = pack(mv, score, eval, depth, bound, generation);
+                slot[0].store(key ^ new, Ordering::Relaxed);
+                slot[1].store(new, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub(data_generation(data))) & 63;
+            let value = data_depth(data) - 4 * age as i32;
+            if value < victim_value {
+                victim_value = value;
+                victim = i;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, generation);
+        let slot = &bucket.slots[victim];
+        slot[0].store(key ^ new, Ordering::Relaxed);
+        slot[1].store(new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> usize {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for s in &b.slots {
+                let d = s[1].load(Ordering::Relaxed);
+                if d != 0 && data_generation(d) == generation {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::from_raw(0x1234);
+        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -123, 45, 7, Bound::Lower));
+        assert!(tt.probe(0xDEAD_BEEE).is_none());
+        tt.store(99, Move::NULL, 0, 0, -3, Bound::Upper);
+        assert_eq!(tt.probe(99).unwrap().depth, -3);
+    }
+
+    /// Many threads hammer one bucket with entries whose fields are all
+    /// derived from the key; any accepted entry must be self-consistent.
+    #[test]
+    fn torn_entries_are_rejected() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        // Keys that land in the same bucket: equal high bits.
+        let keys: Vec<u64> = (0..64u64).map(|i| 0xABCD_0000_0000_0000 | (i * 0x0101_0101)).collect();
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let tt = Arc::clone(&tt);
+                let keys = keys.clone();
+                std::thread::spawn(move || {
+                    let mut bad = 0;
+                    for round in 0..20_000usize {
+                        let k = keys[(round * 7 + t * 13) % keys.len()];
+                        let tag = (k as u16) | 1;
+                        tt.store(k, Move::from_raw(tag), (k % 1000) as i32, (k % 777) as i32, (k % 50) as i32, Bound::Exact);
+                        let probe = keys[(round * 11 + t) % keys.len()];
+                        if let Some(e) = tt.probe(probe) {
+                            if e.mv.raw() != ((probe as u16) | 1) || e.score != (probe % 1000) as i32 {
+                                bad += 1;
+                            }
+                        }
+                    }
+                    bad
+                })
+            })
+            .collect();
+        let bad: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+        assert_eq!(bad, 0);
+    }
+}

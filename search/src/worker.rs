@@ -1,0 +1,325 @@
+//! One search thread: its private tables and iterative deepening with
+//! aspiration windows. The tree search itself is in `alphabeta.rs`.
+
+use crate::history::{History, PieceTo};
+use crate::limits::{Limits, TimeManager};
+use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use crate::tt::TranspositionTable;
+use crate::{format_score, MAX_PLY, MATE_IN_MAX, INFINITY};
+use crossbeam::utils::CachePadded;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use tetrad_eval::Evaluator;
+use tetrad_simd::{legal_moves, Move, Position};
+
+/// State shared by all threads of one search.
+pub struct SearchShared {
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// While set (go ponder), time limits do not stop the search.
+    pub pondering: AtomicBool,
+    /// Per-thread node counters, padded to avoid false sharing.
+    pub nodes: Vec<CachePadded<AtomicU64>>,
+}
+
+impl SearchShared {
+    /// Counters for `threads` threads.
+    pub fn new(threads: usize) -> SearchShared {
+        SearchShared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: (0..threads.max(1)).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
+        }
+    }
+
+    /// Total nodes over all threads.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// One search request, shared by all threads.
+pub struct SearchJob {
+    /// Root position.
+    pub root: Position,
+    /// Keys of the game positions before the root (for repetition detection).
+    pub history: Vec<u64>,
+    /// Limits from `go`.
+    pub limits: Limits,
+    /// Start time of the search.
+    pub start: Instant,
+    /// Move Overhead in milliseconds.
+    pub overhead_ms: u64,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// The shared hash table.
+    pub tt: Arc<TranspositionTable>,
+    /// Stop flag and counters.
+    pub shared: Arc<SearchShared>,
+    /// Print UCI `info` lines (main thread only).
+    pub print_info: bool,
+}
+
+/// What a thread found.
+#[derive(Clone, Debug)]
+pub struct ThreadResult {
+    /// Best move (null when there is no legal move).
+    pub best: Move,
+    /// Its score.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply data of the search stack.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    pub static_eval: i32,
+    /// The move played from this ply (for continuation history); default after a null move.
+    pub moved: PieceTo,
+}
+
+/// A search thread's private state; kept between searches.
+pub struct Worker {
+    /// Thread index; 0 is the main thread.
+    pub id: usize,
+    pub(crate) hist: History,
+    pub(crate) eval: Evaluator,
+    pub(crate) stack: Vec<Frame>,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) pv: Vec<[Move; MAX_PLY + 1]>,
+    pub(crate) pv_len: Vec<usize>,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    pub(crate) root_excluded: Vec<Move>,
+    pub(crate) root_allowed: Vec<Move>,
+    pub(crate) root_best: Move,
+    pub(crate) root_best_score: i32,
+    pub(crate) lmr: Box<[[u8; 64]; 64]>,
+    // Copied from the job for the duration of a search.
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) shared: Arc<SearchShared>,
+    pub(crate) time: Option<TimeManager>,
+    pub(crate) node_limit: Option<u64>,
+    pub(crate) single_thread: bool,
+}
+
+impl Worker {
+    /// A fresh worker.
+    pub fn new(id: usize) -> Worker {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for d in 1..64 {
+            for m in 1..64 {
+                let r = crate::params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / crate::params::LMR_DIV;
+                lmr[d][m] = r.max(0.0) as u8;
+            }
+        }
+        Worker {
+            id,
+            hist: History::new(),
+            eval: Evaluator::new(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            keys: Vec::with_capacity(1024),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_excluded: Vec::new(),
+            root_allowed: Vec::new(),
+            root_best: Move::NULL,
+            root_best_score: -INFINITY,
+            lmr,
+            tt: Arc::new(TranspositionTable::new(1)),
+            shared: Arc::new(SearchShared::new(1)),
+            time: None,
+            node_limit: None,
+            single_thread: true,
+        }
+    }
+
+    /// Forgets all learned ordering data (new game).
+    pub fn clear(&mut self) {
+        self.hist.clear();
+        self.eval.clear();
+    }
+
+    /// Publishes the node count and checks the stop conditions.
+    #[inline]
+    pub(crate) fn check_limits(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        }
+        if self.id == 0 {
+            if let Some(limit) = self.node_limit {
+                let total = if self.single_thread {
+                    self.nodes
+                } else if self.nodes & 1023 == 0 {
+                    self.shared.total_nodes()
+                } else {
+                    0
+                };
+                if total >= limit {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if self.nodes & 1023 == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.time.is_some_and(|t| t.hard_expired())
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 255 == 0 || self.single_thread {
+            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
+        }
+    }
+
+    /// Iterative deepening from the job's root; returns this thread's result.
+    pub fn search(&mut self, job: &SearchJob) -> ThreadResult {
+        self.tt = Arc::clone(&job.tt);
+        self.shared = Arc::clone(&job.shared);
+        self.single_thread = job.shared.nodes.len() == 1;
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = job.limits.nodes;
+        self.time = (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        let root = job.root;
+        let legal = legal_moves(&root);
+        self.root_allowed = legal.iter().copied().filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m)).collect();
+        if self.root_allowed.is_empty() {
+            self.root_allowed = legal.iter().copied().collect();
+        }
+        let mut result = ThreadResult {
+            best: self.root_allowed.first().copied().unwrap_or(Move::NULL),
+            score: 0,
+            depth: 0,
+            pv: self.root_allowed.first().copied().into_iter().collect(),
+        };
+        if self.root_allowed.is_empty() {
+            return result;
+        }
+        let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+        let multipv = job.multipv.clamp(1, self.root_allowed.len());
+        let mut prev_score = 0;
+        let mut stability = 0;
+        let mut last_best = Move::NULL;
+        // Helper threads start at staggered depths so they don't mirror the main thread.
+        let first_depth = 1 + (self.id % 2) as i32;
+        for depth in first_depth..=max_depth {
+            self.root_excluded.clear();
+            let mut lines: Vec<ThreadResult> = Vec::new();
+            for _ in 0..multipv {
+                let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
+                if self.stopped {
+                    // Keep a better move found by a partial iteration's completed root moves.
+                    if lines.is_empty() && depth > 1 && !self.root_best.is_null() && self.root_best != result.best && self.root_best_score > result.score {
+                        result.best = self.root_best;
+                        result.score = self.root_best_score;
+                        result.pv = vec![self.root_best];
+                    }
+                    break;
+                }
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                let line = ThreadResult { best: pv.first().copied().unwrap_or(self.root_best), score, depth, pv };
+                self.root_excluded.push(line.best);
+                lines.push(line);
+            }
+            if self.stopped && lines.is_empty() {
+                break;
+            }
+            if !lines.is_empty() {
+                result = lines[0].clone();
+                if job.print_info {
+                    self.print_lines(job, depth, &lines);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if self.id != 0 {
+                continue;
+            }
+            // Main thread: decide whether another iteration fits.
+            if let Some(m) = job.limits.mate {
+                if result.score >= crate::MATE - 2 * m {
+                    break;
+                }
+            }
+            if result.best == last_best {
+                stability = (stability + 1).min(10);
+            } else {
+                stability = 0;
+            }
+            last_best = result.best;
+            let drop = (prev_score - result.score).clamp(0, 100) as f64;
+            prev_score = result.score;
+            let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0);
+            let pondering = self.shared.pondering.load(Ordering::Relaxed);
+            if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
+                break;
+            }
+            if self.root_allowed.len() == 1 && self.time.is_some() && !pondering && depth >= 4 {
+                break;
+            }
+        }
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        result
+    }
+
+    fn aspiration(&mut self, root: &Position, depth: i32, guess: i32) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && guess.abs() < MATE_IN_MAX {
+            ((guess - delta).max(-INFINITY), (guess + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            self.root_best = Move::NULL;
+            self.root_best_score = -INFINITY;
+            self.seldepth = 0;
+            let score = self.negamax(root, depth, alpha, beta, 0, false);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta / 2 + 8;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn print_lines(&self, job: &SearchJob, depth: i32, lines: &[ThreadResult]) {
+        let elapsed = job.start.elapsed();
+        let nodes = job.shared.total_nodes().max(self.nodes);
+        let ms = elapsed.as_millis().max(1) as u64;
+        let nps = nodes * 1000 / ms;
+        let hashfull = job.tt.hashfull();
+        for (i, line) in lines.iter().enumerate() {
+            let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+            println!(
+                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} time {ms} pv {}",
+                self.seldepth.max(depth as usize),
+                i + 1,
+                format_score(line.score),
+                pv.join(" ")
+            );
+        }
+    }
+}

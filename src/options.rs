@@ -1,0 +1,58 @@
+//! The UCI options Tetrad declares.
+
+/// One UCI option.
+pub enum EngineOption {
+    /// Integer in a range.
+    Spin {
+        /// Option name.
+        name: &'static str,
+        /// Default value.
+        default: i64,
+        /// Smallest value (larger requests are clamped).
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// Boolean.
+    Check {
+        /// Option name.
+        name: &'static str,
+        /// Default value.
+        default: bool,
+    },
+    /// An action.
+    Button {
+        /// Option name.
+        name: &'static str,
+    },
+}
+
+impl EngineOption {
+    /// The option's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EngineOption::Spin { name, .. } | EngineOption::Check { name, .. } | EngineOption::Button { name } => name,
+        }
+    }
+
+    /// The `option name … type …` line for `uci`.
+    pub fn declaration(&self) -> String {
+        match self {
+            EngineOption::Spin { name, default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            EngineOption::Check { name, default } => format!("option name {name} type check default {default}"),
+            EngineOption::Button { name } => format!("option name {name} type button"),
+        }
+    }
+}
+
+/// All options, in the order `uci` lists them.
+pub const OPTIONS: &[EngineOption] = &[
+    EngineOption::Spin { name: "Hash", default: 16, min: 1, max: 65536 },
+    EngineOption::Spin { name: "Threads", default: 1, min: 1, max: 256 },
+    EngineOption::Button { name: "Clear Hash" },
+    EngineOption::Spin { name: "Move Overhead", default: 30, min: 0, max: 5000 },
+    EngineOption::Spin { name: "MultiPV", default: 1, min: 1, max: 256 },
+    EngineOption::Check { name: "Ponder", default: false },
+];

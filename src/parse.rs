@@ -1,0 +1,122 @@
+//! Parsing of the `position` and `go` commands, kept apart from I/O so it can be fuzzed.
+
+use tetrad_search::Limits;
+use tetrad_simd::{parse_uci_move, Color, Position};
+
+/// A parsed `position` command. When a move in the list is bad, `position`
+/// holds the position after the last legal move and `error` says why.
+pub struct ParsedPosition {
+    /// The resulting position.
+    pub position: Position,
+    /// Keys of the positions before it.
+    pub history: Vec<u64>,
+    /// A problem found in the move list, if any.
+    pub error: Option<String>,
+}
+
+/// Parses the arguments of `position`. A bad FEN or keyword is an error and
+/// changes nothing; a bad move keeps the moves before it.
+pub fn parse_position(args: &str) -> Result<ParsedPosition, String> {
+    let mut words = args.split_whitespace().peekable();
+    let position = match words.next() {
+        Some("startpos") => Position::startpos(),
+        Some("fen") => {
+            let mut fen = Vec::new();
+            while let Some(&w) = words.peek() {
+                if w == "moves" {
+                    break;
+                }
+                fen.push(w);
+                words.next();
+            }
+            Position::from_fen(&fen.join(" ")).map_err(|e| format!("bad FEN: {e}"))?
+        }
+        Some(other) => return Err(format!("position: expected 'startpos' or 'fen', got '{}'", clip(other))),
+        None => return Err("position: missing 'startpos' or 'fen'".to_string()),
+    };
+    let mut parsed = ParsedPosition { position, history: Vec::new(), error: None };
+    match words.next() {
+        None => return Ok(parsed),
+        Some("moves") => {}
+        Some(other) => return Err(format!("position: expected 'moves', got '{}'", clip(other))),
+    }
+    for (i, text) in words.enumerate() {
+        match parse_uci_move(&parsed.position, text) {
+            Some(m) => {
+                parsed.history.push(parsed.position.key());
+                parsed.position = parsed.position.make_move(m);
+            }
+            None => {
+                parsed.error = Some(format!("illegal or malformed move '{}' (move {}); position kept after the last legal move", clip(text), i + 1));
+                break;
+            }
+        }
+    }
+    Ok(parsed)
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(32).collect()
+}
+
+/// A `go` problem: the message and the limits parsed anyway (bad parts ignored).
+pub struct GoError(pub String, pub Limits);
+
+/// Parses the arguments of `go`.
+pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
+    let mut limits = Limits::default();
+    let mut errors = Vec::new();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let mut i = 0;
+    let number = |i: &mut usize, key: &str, errors: &mut Vec<String>| -> Option<i64> {
+        *i += 1;
+        match words.get(*i).map(|w| w.parse::<i64>()) {
+            Some(Ok(v)) => Some(v),
+            _ => {
+                errors.push(format!("go: '{key}' needs a number"));
+                None
+            }
+        }
+    };
+    while i < words.len() {
+        let key = words[i];
+        match key {
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "movetime" | "mate" => {
+                if let Some(v) = number(&mut i, key, &mut errors) {
+                    let u = v.max(0) as u64;
+                    match key {
+                        "wtime" => limits.time[Color::White.index()] = Some(u),
+                        "btime" => limits.time[Color::Black.index()] = Some(u),
+                        "winc" => limits.inc[Color::White.index()] = u,
+                        "binc" => limits.inc[Color::Black.index()] = u,
+                        "movestogo" => limits.movestogo = Some(u.clamp(1, 10_000) as u32),
+                        "depth" => limits.depth = Some(v.clamp(1, 120) as i32),
+                        "nodes" => limits.nodes = Some(u.max(1)),
+                        "movetime" => limits.movetime = Some(u),
+                        _ => limits.mate = Some(v.clamp(1, 120) as i32),
+                    }
+                }
+            }
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                while let Some(w) = words.get(i + 1) {
+                    match parse_uci_move(pos, w) {
+                        Some(m) => {
+                            limits.searchmoves.push(m);
+                            i += 1;
+                        }
+                        None => break,
+                    }
+                }
+            }
+            other => errors.push(format!("go: unknown parameter '{}'", clip(other))),
+        }
+        i += 1;
+    }
+    if errors.is_empty() {
+        Ok(limits)
+    } else {
+        Err(GoError(errors.join("; "), limits))
+    }
+}

@@ -1,0 +1,245 @@
+//! The UCI loop. Input is read on its own thread and arrives here through a
+//! crossbeam channel; searches run on the engine's pool, so `isready`,
+//! `stop` and `quit` are answered while a search is running.
+//!
+//! Bad input never stops the engine: each problem is reported as one
+//! `info string error: …` line and the last good state is kept.
+
+use crate::options::{EngineOption, OPTIONS};
+use crate::parse::{parse_go, parse_position, GoError};
+use crossbeam::channel::{unbounded, Receiver};
+use std::io::BufRead;
+use tetrad_search::Engine;
+use tetrad_simd::{perft::perft, perft::CcrGenerator, Position};
+
+/// Engine name and version for `id name`.
+pub const ENGINE_NAME: &str = concat!("Tetrad ", env!("CARGO_PKG_VERSION"));
+
+/// The state the UCI commands act on.
+pub struct Uci {
+    engine: Engine,
+    position: Position,
+    /// Keys of the positions before `position` in the game (for repetition).
+    history: Vec<u64>,
+    overhead_ms: u64,
+    multipv: usize,
+    ponder: bool,
+}
+
+fn spawn_reader() -> Receiver<String> {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match lock.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        // Invalid UTF-8 is replaced, never fatal.
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+            let _ = tx.send("quit".to_string());
+        })
+        .expect("spawning the input thread");
+    rx
+}
+
+impl Uci {
+    /// A fresh engine at the start position with default options.
+    pub fn new() -> Uci {
+        Uci {
+            engine: Engine::new(1, 16),
+            position: Position::startpos(),
+            history: Vec::new(),
+            overhead_ms: 30,
+            multipv: 1,
+            ponder: false,
+        }
+    }
+
+    /// Runs until `quit` or end of input.
+    pub fn run(&mut self) {
+        let rx = spawn_reader();
+        while let Ok(line) = rx.recv() {
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest = line[cmd.len()..].trim();
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => {
+                if !self.engine.is_searching() {
+                    self.engine.ensure_ready();
+                }
+                println!("readyok");
+            }
+            "ucinewgame" => {
+                self.stop_and_wait();
+                self.engine.new_game();
+                self.position = Position::startpos();
+                self.history.clear();
+            }
+            "position" => {
+                self.stop_and_wait();
+                self.cmd_position(rest);
+            }
+            "go" => self.cmd_go(rest),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            "setoption" => {
+                self.stop_and_wait();
+                self.cmd_setoption(rest);
+            }
+            "quit" => return false,
+            "d" => println!("{}", self.position),
+            "eval" => println!("info string eval {}", tetrad_eval::Evaluator::new().evaluate(&self.position)),
+            "perft" => self.cmd_perft(rest),
+            "bench" => {
+                self.stop_and_wait();
+                crate::bench_cmd::run(None);
+            }
+            "debug" | "register" => {}
+            _ => println!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>()),
+        }
+        true
+    }
+
+    fn stop_and_wait(&mut self) {
+        if self.engine.is_searching() {
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
+    fn cmd_uci(&self) {
+        println!("id name {ENGINE_NAME}");
+        println!("id author The Tetrad developers");
+        for opt in OPTIONS {
+            println!("{}", opt.declaration());
+        }
+        println!("uciok");
+    }
+
+    fn cmd_position(&mut self, args: &str) {
+        match parse_position(args) {
+            Ok(parsed) => {
+                self.position = parsed.position;
+                self.history = parsed.history;
+                if let Some(err) = parsed.error {
+                    println!("info string error: {err}");
+                }
+            }
+            Err(e) => println!("info string error: {e}"),
+        }
+    }
+
+    fn cmd_go(&mut self, args: &str) {
+        self.stop_and_wait();
+        let limits = match parse_go(args, &self.position) {
+            Ok(l) => l,
+            Err(GoError(msg, l)) => {
+                println!("info string error: {msg}");
+                l
+            }
+        };
+        self.engine.go(
+            self.position,
+            self.history.clone(),
+            limits,
+            self.overhead_ms,
+            self.multipv,
+            true,
+            Box::new(|o| {
+                let mut line = format!("bestmove {}", o.best);
+                if let Some(p) = o.ponder {
+                    line += &format!(" ponder {p}");
+                }
+                println!("{line}");
+            }),
+        );
+    }
+
+    fn cmd_setoption(&mut self, args: &str) {
+        let (name, value) = match args.strip_prefix("name") {
+            Some(rest) => match rest.find(" value") {
+                Some(i) => (rest[..i].trim(), Some(rest[i + 6..].trim())),
+                None => (rest.trim(), None),
+            },
+            None => {
+                println!("info string error: setoption needs 'name <id> [value <x>]'");
+                return;
+            }
+        };
+        let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(name)) else {
+            println!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>());
+            return;
+        };
+        match opt {
+            EngineOption::Button { .. } => self.engine.clear_hash(),
+            EngineOption::Check { name, .. } => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") | Some("false") => {
+                    if name.eq_ignore_ascii_case("Ponder") {
+                        self.ponder = value == Some("true");
+                    }
+                }
+                _ => println!("info string error: option '{name}' needs value true or false"),
+            },
+            EngineOption::Spin { name, min, max, .. } => {
+                let parsed = value.and_then(|v| v.parse::<i64>().ok());
+                let Some(v) = parsed else {
+                    println!("info string error: option '{name}' needs an integer value");
+                    return;
+                };
+                let clamped = v.clamp(*min, *max);
+                if clamped != v {
+                    println!("info string error: option '{name}' value {v} out of range, using {clamped}");
+                }
+                match *name {
+                    "Hash" => self.engine.set_hash(clamped as usize),
+                    "Threads" => self.engine.set_threads(clamped as usize),
+                    "Move Overhead" => self.overhead_ms = clamped as u64,
+                    "MultiPV" => self.multipv = clamped as usize,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn cmd_perft(&mut self, args: &str) {
+        let depth = match args.trim().parse::<u32>() {
+            Ok(d) if d <= 8 => d,
+            _ => {
+                println!("info string error: perft needs a depth 0..=8");
+                return;
+            }
+        };
+        let start = std::time::Instant::now();
+        let n = perft(&CcrGenerator, &self.position, depth);
+        println!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis());
+    }
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Self::new()
+    }
+}
