@@ -25,6 +25,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Print the evaluation of a position term by term.
     Eval(crate::eval_cmd::EvalArgs),
+    /// Fit the evaluation weights to game results (Texel tuning).
+    Tune(crate::tune_cmd::TuneArgs),
 }
 
 /// Which legal move generator perft uses.

@@ -6,6 +6,7 @@ mod eval_cmd;
 mod options;
 mod parse;
 mod perft_cmd;
+mod tune_cmd;
 mod uci;
 
 use clap::Parser;
@@ -20,6 +21,7 @@ fn main() {
         cli::Command::Bench { depth } => bench_cmd::run(depth),
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Eval(a) => eval_cmd::run(&a),
+        cli::Command::Tune(a) => tune_cmd::run(&a),
     };
     std::process::exit(code);
 }
