@@ -67,7 +67,11 @@ pub fn run(args: &TuneArgs) -> i32 {
             (best, best_epoch, best_theta) = (v, epoch, tuner.theta.clone());
         }
         if epoch % 10 == 0 || epoch == tuner.epochs() {
-            eprint!("\repoch {epoch:5}/{}  train {:.6}  held-out {v:.6}  best {best:.6} @ {best_epoch}", tuner.epochs(), tuner.train_error());
+            eprint!(
+                "\repoch {epoch:5}/{}  train {:.6}  held-out {v:.6}  best {best:.6} @ {best_epoch}",
+                tuner.epochs(),
+                tuner.train_error()
+            );
             let _ = std::io::stderr().flush();
         }
     }

@@ -12,7 +12,8 @@
 //! ([`pack_nibbles_scalar`]) that the tests hold it equal to.
 
 use crate::bits::squares;
-use tetrad_simd::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks_bb, queen_attacks, rook_attacks};
+use crate::bits::{bishop_attacks, queen_attacks, rook_attacks};
+use tetrad_simd::attacks::{king_attacks, knight_attacks, pawn_attacks_bb};
 use tetrad_simd::{ccr_to_bitboards, Bitboards, Color, PieceType, Position, Square};
 use wide::u64x4;
 

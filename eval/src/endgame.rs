@@ -48,7 +48,8 @@ pub fn scale_factor(bb: &Bitboards, strong: Color, p: &Params) -> i32 {
     }
     let wb = bb.pieces(Color::White, PieceType::Bishop);
     let bbish = bb.pieces(Color::Black, PieceType::Bishop);
-    if wb.count_ones() == 1 && bbish.count_ones() == 1 && ((wb & LIGHT_SQUARES) == 0) != ((bbish & LIGHT_SQUARES) == 0) {
+    if wb.count_ones() == 1 && bbish.count_ones() == 1 && ((wb & LIGHT_SQUARES) == 0) != ((bbish & LIGHT_SQUARES) == 0)
+    {
         let knights = bb.pieces(Color::White, PieceType::Knight) | bb.pieces(Color::Black, PieceType::Knight);
         let queens = bb.pieces(Color::White, PieceType::Queen) | bb.pieces(Color::Black, PieceType::Queen);
         let (wr, br) = (bb.pieces(Color::White, PieceType::Rook), bb.pieces(Color::Black, PieceType::Rook));

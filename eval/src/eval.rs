@@ -7,13 +7,14 @@
 //! which is what the trace and the tuner read.
 
 use crate::attack_map::AttackPlanes;
-use crate::bits::{file_bb, forward, front_span, popcount, rank_bb, relative_rank, squares, distance};
+use crate::bits::{bishop_attacks, queen_attacks, rook_attacks};
+use crate::bits::{distance, file_bb, forward, front_span, popcount, rank_bb, relative_rank, squares};
 use crate::endgame::{insufficient_material, scale_factor, SCALE_NORMAL};
 use crate::params::{Params, Term};
 use crate::pawns::{evaluate_pawns, pawn_key, PawnEntry, PawnTable};
 use crate::score::{Score, S};
 use crate::trace::{taper, Tracer};
-use tetrad_simd::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks_bb, queen_attacks, rook_attacks};
+use tetrad_simd::attacks::{king_attacks, knight_attacks, pawn_attacks_bb};
 use tetrad_simd::{ccr_to_bitboards, Bitboards, Color, PieceType, Position, Square};
 
 /// Ranks 4 to 6 from each side's view: where outposts count.
@@ -96,7 +97,11 @@ pub fn evaluate<T: Tracer>(pos: &Position, table: Option<&mut PawnTable>, p: &'s
     let scale = if total.eg() == 0 { SCALE_NORMAL } else { scale_factor(&bb, strong, p) };
     ev.tr.finish(phase, scale, stm, false);
     let v = taper(total.mg(), total.eg(), phase, scale);
-    if stm == Color::White { v } else { -v }
+    if stm == Color::White {
+        v
+    } else {
+        -v
+    }
 }
 
 /// Material, piece-square tables and bishop pair; returns the phase (0..=24).
@@ -126,14 +131,24 @@ fn material_and_psqt<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards) -> i32 {
 
 /// Mobility, outposts, open files and seventh rank for side `c`; fills `at`.
 #[inline(always)]
-fn pieces<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards, entry: &PawnEntry, kings: [usize; 2], c: Color, at: &mut Attacks) {
+fn pieces<T: Tracer>(
+    ev: &mut Ev<'_, T>,
+    bb: &Bitboards,
+    entry: &PawnEntry,
+    kings: [usize; 2],
+    c: Color,
+    at: &mut Attacks,
+) {
     let p = ev.p;
     let (ci, them) = (c.index(), c.flip());
     let ti = them.index();
     let occ = bb.occupied();
     let own_pawns = bb.pieces(c, PieceType::Pawn);
     let all_pawns = own_pawns | bb.pieces(them, PieceType::Pawn);
-    let pawn_att = [pawn_attacks_bb(Color::White, bb.pieces(Color::White, PieceType::Pawn)), pawn_attacks_bb(Color::Black, bb.pieces(Color::Black, PieceType::Pawn))];
+    let pawn_att = [
+        pawn_attacks_bb(Color::White, bb.pieces(Color::White, PieceType::Pawn)),
+        pawn_attacks_bb(Color::Black, bb.pieces(Color::Black, PieceType::Pawn)),
+    ];
     let area = !(pawn_att[ti] | own_pawns | bb.pieces(c, PieceType::King));
     let enemy_ksq = kings[ti];
     let zone = king_attacks(Square::new(enemy_ksq as u8)) | (1u64 << enemy_ksq);
@@ -231,7 +246,8 @@ fn king_danger<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards, kings: [usize; 2],
         (PieceType::Rook, rook_lines & at.rook[ti]),
         (PieceType::Queen, (rook_lines | bishop_lines) & at.queen[ti]),
     ];
-    let mut danger = at.zone_weight[ti] + p.ks_zone_attack * at.zone_attacks[ti] + p.ks_weak_square * popcount(weak) + p.ks_offset;
+    let mut danger =
+        at.zone_weight[ti] + p.ks_zone_attack * at.zone_attacks[ti] + p.ks_weak_square * popcount(weak) + p.ks_offset;
     for (k, set) in checks {
         danger += p.ks_safe_check[k.index()] * popcount(set & safe);
     }
@@ -273,7 +289,15 @@ fn threats<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards, kings: [usize; 2], c: 
 
 /// Passed-pawn terms that depend on pieces: free path, safe push, square rule.
 #[inline(always)]
-fn passed<T: Tracer>(ev: &mut Ev<'_, T>, bb: &Bitboards, entry: &PawnEntry, kings: [usize; 2], c: Color, stm: Color, at: &Attacks) {
+fn passed<T: Tracer>(
+    ev: &mut Ev<'_, T>,
+    bb: &Bitboards,
+    entry: &PawnEntry,
+    kings: [usize; 2],
+    c: Color,
+    stm: Color,
+    at: &Attacks,
+) {
     let p = ev.p;
     let (ci, them) = (c.index(), c.flip());
     if entry.passed[ci] == 0 {

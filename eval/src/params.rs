@@ -277,6 +277,7 @@ use crate::params::Params;
 use crate::score::S;
 
 /// The evaluation weights compiled into the engine.
+#[rustfmt::skip]
 pub static PARAMS: Params = Params {
 ";
 

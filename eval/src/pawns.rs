@@ -7,8 +7,7 @@
 //! pawn terms that depend on pieces are added outside (see `eval.rs`).
 
 use crate::bits::{
-    adjacent_files, distance, file_bb, forward, front_span, rank_bb, rear_fill, relative_rank, squares,
-    FILE_A,
+    adjacent_files, distance, file_bb, forward, front_span, rank_bb, rear_fill, relative_rank, squares, FILE_A,
 };
 use crate::params::Params;
 use crate::score::Score;

@@ -134,7 +134,11 @@ impl Coeffs {
             eg += t[0].1 - t[1].1;
         }
         let v = taper(mg as i32, eg as i32, self.phase, self.scale);
-        if self.stm == Color::White { v } else { -v }
+        if self.stm == Color::White {
+            v
+        } else {
+            -v
+        }
     }
 }
 
@@ -193,4 +197,3 @@ impl fmt::Display for Trace {
         write!(f, "Final evaluation: {} ({} to move, side-to-move view)", cp(self.score as i64), stm)
     }
 }
-

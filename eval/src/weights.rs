@@ -7,6 +7,7 @@ use crate::params::Params;
 use crate::score::S;
 
 /// The evaluation weights compiled into the engine.
+#[rustfmt::skip]
 pub static PARAMS: Params = Params {
     material: [
         S(82, 100), S(330, 310), S(345, 330), S(470, 545), S(1000, 990), S(0, 0),

@@ -84,7 +84,8 @@ fn insufficient_material_is_zero() {
         assert_eq!(trace(&pos).score, 0, "{fen}");
     }
     // Not dead draws: a pawn, a rook, bishop and knight.
-    for fen in ["4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"] {
+    for fen in ["4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"]
+    {
         let pos = Position::from_fen(fen).unwrap();
         assert!(Evaluator::new().evaluate(&pos) > 100, "{fen}");
     }

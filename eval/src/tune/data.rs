@@ -85,9 +85,8 @@ pub fn parse_line(line: &str) -> Option<(Position, f64)> {
     if fields.len() < 5 {
         return None;
     }
-    let counters = fields.len() >= 7
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
+    let counters =
+        fields.len() >= 7 && fields[4].parse::<u32>().is_ok() && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
     let (fen, rest_start) = if counters {
         (format!("{} {}", fields[..5].join(" "), fields[5].trim_end_matches(';')), 6)
     } else {

@@ -18,4 +18,4 @@ pub mod data;
 pub mod optimize;
 
 pub use data::{load_samples, parse_line, Sample};
-pub use optimize::{fit_k, Tuner, TuneConfig};
+pub use optimize::{fit_k, TuneConfig, Tuner};

@@ -152,7 +152,17 @@ impl Tuner {
             .collect();
         let k = fit_k(&samples, &theta);
         let n = theta.len();
-        Tuner { train: samples, valid, theta, k, config, tunable: tunable_slots(), m: vec![0.0; n], v: vec![0.0; n], step: 0 }
+        Tuner {
+            train: samples,
+            valid,
+            theta,
+            k,
+            config,
+            tunable: tunable_slots(),
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+        }
     }
 
     /// Training error at the current weights.
