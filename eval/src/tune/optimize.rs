@@ -176,6 +176,7 @@ impl Tuner {
     }
 
     /// One full-batch Adam step.
+    #[allow(clippy::needless_range_loop)]
     pub fn epoch(&mut self) {
         const B1: f64 = 0.9;
         const B2: f64 = 0.999;
