@@ -23,6 +23,10 @@ pub enum Command {
     },
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
+    /// Print the evaluation of a position term by term.
+    Eval(crate::eval_cmd::EvalArgs),
+    /// Fit the evaluation weights to game results (Texel tuning).
+    Tune(crate::tune_cmd::TuneArgs),
 }
 
 /// Which legal move generator perft uses.

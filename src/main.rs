@@ -2,9 +2,11 @@
 
 mod bench_cmd;
 mod cli;
+mod eval_cmd;
 mod options;
 mod parse;
 mod perft_cmd;
+mod tune_cmd;
 mod uci;
 
 use clap::Parser;
@@ -18,6 +20,8 @@ fn main() {
         }
         cli::Command::Bench { depth } => bench_cmd::run(depth),
         cli::Command::Perft(p) => perft_cmd::run(&p),
+        cli::Command::Eval(a) => eval_cmd::run(&a),
+        cli::Command::Tune(a) => tune_cmd::run(&a),
     };
     std::process::exit(code);
 }

@@ -1,52 +1,74 @@
 //! Evaluation on bitboards for Tetrad.
 //!
 //! The search hands over a [`Position`]; the evaluator converts its CCR to
-//! bitboards with the SIMD kernel and scores them. Scores are centipawns from
-//! the side to move's point of view.
-//!
-//! (Placeholder: material and simple centralisation until the full
-//! evaluation lands.)
+//! bitboards with the SIMD kernel (`tetrad_simd::ccr_to_bitboards`) and
+//! scores them: a tapered (middlegame/endgame) sum of material, piece-square
+//! tables, mobility, pawn structure (cached in a per-evaluator pawn hash),
+//! passed pawns, king safety, threats and piece placement, with endgame
+//! scaling. Every weight lives in one table, [`weights::PARAMS`]; the
+//! [`tune`] module fits them to game results. Scores are centipawns from the
+//! side to move's point of view and stay within ±[`trace::EVAL_LIMIT`].
 #![deny(missing_docs)]
 
-use tetrad_simd::{ccr_to_bitboards, Color, PieceType, Position};
+pub mod attack_map;
+pub mod bits;
+pub mod endgame;
+pub mod eval;
+pub mod params;
+pub mod pawns;
+pub mod score;
+pub mod trace;
+pub mod tune;
+pub mod weights;
 
-/// Material values, middlegame, by piece kind (pawn..king).
-const VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+pub use attack_map::{AttackMap, AttackPlanes};
+pub use params::{Params, Term};
+pub use score::{Score, S};
+pub use trace::{Coeffs, Trace};
 
-/// Bonus for being near the centre, by square distance from it (0..=3).
-const CENTER: [i32; 4] = [12, 8, 3, 0];
+use pawns::PawnTable;
+use tetrad_simd::Position;
+use trace::NoTrace;
+use weights::PARAMS;
 
-/// A per-thread evaluator (owns caches such as the pawn hash table).
-#[derive(Default, Clone)]
-pub struct Evaluator {}
+/// A per-thread evaluator (owns the pawn hash table).
+#[derive(Clone, Default)]
+pub struct Evaluator {
+    pawns: PawnTable,
+}
 
 impl Evaluator {
-    /// A fresh evaluator.
+    /// A fresh evaluator with an empty pawn hash table.
     pub fn new() -> Evaluator {
-        Evaluator {}
+        Evaluator { pawns: PawnTable::new() }
     }
 
     /// Clears caches (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.pawns.clear();
+    }
 
     /// Static evaluation in centipawns from the side to move's view.
+    #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        let bb = ccr_to_bitboards(pos.ccr());
-        let mut score = 0;
-        for c in Color::ALL {
-            let sign = if c == Color::White { 1 } else { -1 };
-            for k in PieceType::ALL {
-                let mut s = bb.pieces(c, k);
-                while s != 0 {
-                    let sq = s.trailing_zeros() as i32;
-                    s &= s - 1;
-                    let (f, r) = (sq % 8, sq / 8);
-                    let d = (f.min(7 - f).min(r.min(7 - r))) as usize;
-                    let center = if k == PieceType::King { 0 } else { CENTER[3 - d] };
-                    score += sign * (VALUE[k.index()] + center);
-                }
-            }
-        }
-        if pos.side_to_move() == Color::White { score } else { -score }
+        eval::evaluate(pos, Some(&mut self.pawns), &PARAMS, &mut NoTrace)
     }
+}
+
+/// Evaluation without any cache (same result as [`Evaluator::evaluate`]).
+pub fn evaluate_uncached(pos: &Position) -> i32 {
+    eval::evaluate(pos, None, &PARAMS, &mut NoTrace)
+}
+
+/// The coefficients of every weight the evaluation of `pos` uses.
+pub fn coefficients(pos: &Position) -> (Coeffs, i32) {
+    let mut c = Coeffs::default();
+    let score = eval::evaluate(pos, None, &PARAMS, &mut c);
+    (c, score)
+}
+
+/// A term-by-term breakdown of the evaluation of `pos` (print it with `{}`).
+pub fn trace(pos: &Position) -> Trace {
+    let (coeffs, score) = coefficients(pos);
+    Trace { coeffs, params: PARAMS, score }
 }

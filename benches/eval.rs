@@ -1,0 +1,57 @@
+//! Evaluation speed: CCR→bitboard conversion plus the full evaluation, per
+//! position, over a fixed set of varied positions (perft suite + seeded
+//! random play), with the pawn hash warm (hits) and without it.
+//!
+//! Run: `cargo bench --bench eval`. Criterion reports the time for the whole
+//! set and the throughput in positions per second; ns/position = time / N.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use tetrad_eval::{evaluate_uncached, Evaluator};
+use tetrad_simd::{ccr_to_bitboards, legal_moves, Position};
+
+fn positions() -> Vec<Position> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft.epd");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut out: Vec<Position> =
+        text.lines().filter_map(|l| l.split(';').next()).filter_map(|f| Position::from_fen(f.trim()).ok()).collect();
+    let mut seed = 0x0123_4567_89AB_CDEFu64;
+    let mut pos = Position::startpos();
+    let mut ply = 0;
+    while out.len() < 2000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let moves = legal_moves(&pos);
+        if moves.is_empty() || ply >= 120 {
+            pos = Position::startpos();
+            ply = 0;
+            continue;
+        }
+        pos = pos.make_move(moves.as_slice()[(seed % moves.len() as u64) as usize]);
+        ply += 1;
+        if ply % 3 == 0 {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let set = positions();
+    let mut g = c.benchmark_group("eval");
+    g.throughput(Throughput::Elements(set.len() as u64));
+    g.bench_function("conversion_only", |b| {
+        b.iter(|| set.iter().map(|p| ccr_to_bitboards(black_box(p).ccr()).by_code[1]).fold(0u64, |a, x| a ^ x))
+    });
+    let mut ev = Evaluator::new();
+    g.bench_function("pawn_hash_hits", |b| {
+        b.iter(|| set.iter().map(|p| ev.evaluate(black_box(p))).fold(0i32, i32::wrapping_add))
+    });
+    g.bench_function("no_pawn_hash", |b| {
+        b.iter(|| set.iter().map(|p| evaluate_uncached(black_box(p))).fold(0i32, i32::wrapping_add))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

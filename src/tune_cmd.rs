@@ -1,0 +1,92 @@
+//! `tetrad tune`: Texel tuning of the evaluation weights on labelled positions.
+
+use clap::Args;
+use std::io::Write;
+use std::time::Instant;
+use tetrad_eval::tune::{load_samples, TuneConfig, Tuner};
+use tetrad_eval::weights::PARAMS;
+
+/// Arguments of `tetrad tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Training positions: `FEN c9 "1-0";` lines (also `[1.0]`/`[0.5]`/`[0.0]`).
+    #[arg(long)]
+    pub data: String,
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 200)]
+    pub epochs: usize,
+    /// Seed of the train/validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Where to write the tuned weights (Rust source for eval/src/weights.rs).
+    #[arg(long, default_value = "tuned_weights.rs")]
+    pub out: String,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &TuneArgs) -> i32 {
+    if args.threads > 0 {
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build_global();
+    }
+    let text = match std::fs::read_to_string(&args.data) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", args.data);
+            return 2;
+        }
+    };
+    let start = Instant::now();
+    let (samples, skipped) = load_samples(&text);
+    if samples.len() < 2 {
+        eprintln!("error: {} has fewer than two usable positions ({skipped} lines skipped)", args.data);
+        return 2;
+    }
+    let config = TuneConfig { epochs: args.epochs, learning_rate: args.lr, seed: args.seed };
+    let mut tuner = Tuner::new(samples, &PARAMS, config);
+    eprintln!(
+        "{} training + {} held-out positions ({skipped} lines skipped), K = {:.4}, loaded in {:.1} s",
+        tuner.train.len(),
+        tuner.valid.len(),
+        tuner.k,
+        start.elapsed().as_secs_f64()
+    );
+    let (e0, v0) = (tuner.train_error(), tuner.valid_error());
+    eprintln!("start: train error {e0:.6}, held-out error {v0:.6}");
+    // Keep the weights with the lowest held-out error (early stopping).
+    let (mut best, mut best_epoch, mut best_theta) = (v0, 0, tuner.theta.clone());
+    for epoch in 1..=tuner.epochs() {
+        tuner.epoch();
+        let v = tuner.valid_error();
+        if v < best {
+            (best, best_epoch, best_theta) = (v, epoch, tuner.theta.clone());
+        }
+        if epoch % 10 == 0 || epoch == tuner.epochs() {
+            eprint!(
+                "\repoch {epoch:5}/{}  train {:.6}  held-out {v:.6}  best {best:.6} @ {best_epoch}",
+                tuner.epochs(),
+                tuner.train_error()
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+    eprintln!();
+    let tuned = tuner.params_of(&best_theta, &PARAMS);
+    if let Err(e) = std::fs::write(&args.out, tuned.to_rust_source()) {
+        eprintln!("error: cannot write {}: {e}", args.out);
+        return 1;
+    }
+    eprintln!(
+        "done in {:.1} s: train {e0:.6} -> {:.6}, held-out {v0:.6} -> {:.6} (lowest {best:.6} at epoch {best_epoch}, written); weights written to {} (copy to eval/src/weights.rs and rebuild)",
+        start.elapsed().as_secs_f64(),
+        tuner.train_error(),
+        tuner.valid_error(),
+        args.out
+    );
+    0
+}
