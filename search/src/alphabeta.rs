@@ -10,7 +10,7 @@ use crate::see::{capture_value, see_ge};
 use crate::tt::Bound;
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
-use tetrad_simd::movegen::king_info;
+use tetrad_simd::king_info_fast as king_info;
 use tetrad_simd::{ccr_to_bitboards, Move, Position};
 
 /// Mate scores are stored relative to the node, not the root.
@@ -247,7 +247,7 @@ impl Worker {
 
             let child = pos.make_move(m);
             self.tt.prefetch(child.key());
-            let gives_check = tetrad_simd::in_check(&child);
+            let gives_check = tetrad_simd::in_check_fast(&child);
             let new_depth = depth - 1 + i32::from(gives_check);
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);

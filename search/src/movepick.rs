@@ -5,7 +5,8 @@
 use crate::history::{History, PieceTo};
 use crate::params::MVV;
 use crate::see::see_ge;
-use tetrad_simd::movegen::{generate_with, KingInfo};
+use tetrad_simd::movegen::KingInfo;
+use tetrad_simd::generate_fast_with as generate_with;
 use tetrad_simd::{Bitboards, GenType, Move, MoveList, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
@@ -145,7 +146,7 @@ impl MovePicker {
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenCaptures;
-                    if tetrad_simd::is_legal(ctx.pos, self.tt_move)
+                    if tetrad_simd::is_legal_fast(ctx.pos, self.tt_move)
                         && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
                     {
                         return Some(self.tt_move);

@@ -2,25 +2,13 @@
 //! square win at least a threshold, with each side recapturing with its
 //! least valuable attacker (x-rays revealed as pieces leave)?
 
-use tetrad_simd::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use tetrad_simd::attacks::{bishop_attacks, rook_attacks};
 use tetrad_simd::{Bitboards, Color, Move, MoveKind, PieceType, Position, Square};
 
 /// Piece values used by SEE, indexed pawn..king.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
-/// Every piece of either colour attacking `sq` with the given occupancy.
-pub fn attackers_to(bb: &Bitboards, sq: Square, occ: u64) -> u64 {
-    let rooks = bb.orthogonal_sliders(Color::White) | bb.orthogonal_sliders(Color::Black);
-    let bishops = bb.diagonal_sliders(Color::White) | bb.diagonal_sliders(Color::Black);
-    let knights = bb.pieces(Color::White, PieceType::Knight) | bb.pieces(Color::Black, PieceType::Knight);
-    let kings = bb.pieces(Color::White, PieceType::King) | bb.pieces(Color::Black, PieceType::King);
-    (pawn_attacks(Color::Black, sq) & bb.pieces(Color::White, PieceType::Pawn))
-        | (pawn_attacks(Color::White, sq) & bb.pieces(Color::Black, PieceType::Pawn))
-        | (knight_attacks(sq) & knights)
-        | (king_attacks(sq) & kings)
-        | (rook_attacks(sq, occ) & rooks)
-        | (bishop_attacks(sq, occ) & bishops)
-}
+pub use tetrad_simd::bitgen::attackers_to;
 
 /// Value gained by the move's capture (the victim), promotion included.
 pub fn capture_value(pos: &Position, m: Move) -> i32 {

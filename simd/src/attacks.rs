@@ -1,6 +1,7 @@
 //! Attack sets on bitboards: leapers from tables, sliders from rays.
 //!
-//! Sliders use the classical ray method: take the ray mask, find the nearest
+//! Sliders use PEXT tables where BMI2 exists (see `bitgen::sliders`); the
+//! classical ray method is the portable fallback and the reference: take the ray mask, find the nearest
 //! blocker by a bit scan in the ray's direction, cut the ray there.
 
 use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAY_MASKS};
@@ -20,16 +21,28 @@ fn ray_attacks(sq: Square, d: usize, occ: u64) -> u64 {
     ray ^ RAY_MASKS[first as usize][d]
 }
 
-/// Rook attacks from `sq` given the occupancy.
+/// Rook attacks from `sq` given the occupancy (classical rays; the reference).
 #[inline]
-pub fn rook_attacks(sq: Square, occ: u64) -> u64 {
+pub fn rook_attacks_classical(sq: Square, occ: u64) -> u64 {
     ray_attacks(sq, 0, occ) | ray_attacks(sq, 1, occ) | ray_attacks(sq, 2, occ) | ray_attacks(sq, 3, occ)
 }
 
-/// Bishop attacks from `sq` given the occupancy.
+/// Bishop attacks from `sq` given the occupancy (classical rays; the reference).
 #[inline]
-pub fn bishop_attacks(sq: Square, occ: u64) -> u64 {
+pub fn bishop_attacks_classical(sq: Square, occ: u64) -> u64 {
     ray_attacks(sq, 4, occ) | ray_attacks(sq, 5, occ) | ray_attacks(sq, 6, occ) | ray_attacks(sq, 7, occ)
+}
+
+/// Rook attacks with the fastest tables of this build (PEXT on BMI2).
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occ: u64) -> u64 {
+    crate::bitgen::sliders::sliders().rook(sq, occ)
+}
+
+/// Bishop attacks with the fastest tables of this build (PEXT on BMI2).
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occ: u64) -> u64 {
+    crate::bitgen::sliders::sliders().bishop(sq, occ)
 }
 
 /// Queen attacks.

@@ -25,7 +25,7 @@ impl Sliders {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
         {
-            attacks::rook_attacks(sq, occ)
+            attacks::rook_attacks_classical(sq, occ)
         }
     }
 
@@ -38,7 +38,7 @@ impl Sliders {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
         {
-            attacks::bishop_attacks(sq, occ)
+            attacks::bishop_attacks_classical(sq, occ)
         }
     }
 
@@ -70,13 +70,13 @@ fn rook_mask(sq: Square) -> u64 {
     let (f, r) = (sq.file() as u32, sq.rank() as u32);
     let file_edges = (FILE_A | FILE_A << 7) & !(FILE_A << f);
     let rank_edges = (RANK_1 | RANK_1 << 56) & !(RANK_1 << (8 * r));
-    attacks::rook_attacks(sq, 0) & !file_edges & !rank_edges
+    attacks::rook_attacks_classical(sq, 0) & !file_edges & !rank_edges
 }
 
 /// Relevant-occupancy mask of a bishop: its empty-board rays inside the border.
 fn bishop_mask(sq: Square) -> u64 {
     const BORDER: u64 = 0xFF81_8181_8181_81FF;
-    attacks::bishop_attacks(sq, 0) & !BORDER
+    attacks::bishop_attacks_classical(sq, 0) & !BORDER
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
@@ -117,9 +117,9 @@ mod pext {
                     let mut subset = 0u64;
                     loop {
                         table.push(if bishop {
-                            attacks::bishop_attacks(sq, subset)
+                            attacks::bishop_attacks_classical(sq, subset)
                         } else {
-                            attacks::rook_attacks(sq, subset)
+                            attacks::rook_attacks_classical(sq, subset)
                         });
                         subset = subset.wrapping_sub(mask) & mask;
                         if subset == 0 {
@@ -172,8 +172,8 @@ mod tests {
                     1 => rng.next() & rng.next(),
                     _ => rng.next() & rng.next() & rng.next(),
                 };
-                assert_eq!(s.rook(sq, occ), attacks::rook_attacks(sq, occ));
-                assert_eq!(s.bishop(sq, occ), attacks::bishop_attacks(sq, occ));
+                assert_eq!(s.rook(sq, occ), attacks::rook_attacks_classical(sq, occ));
+                assert_eq!(s.bishop(sq, occ), attacks::bishop_attacks_classical(sq, occ));
             }
         }
         let size: u64 = Square::all().map(|sq| (1u64 << rook_mask(sq).count_ones()) + (1u64 << bishop_mask(sq).count_ones())).sum();
