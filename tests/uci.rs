@@ -191,3 +191,90 @@ fn go_nodes_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+impl Engine {
+    /// Lines that arrived within `ms` milliseconds, without waiting for any in particular.
+    fn drain_for(&mut self, ms: u64) -> Vec<String> {
+        let end = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+        let mut out = Vec::new();
+        while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(l) => out.push(l),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    // ponderhit: the search goes on under the clock and answers by itself.
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.drain_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    let lines = e.until("bestmove");
+    assert!(lines.last().unwrap().split_whitespace().nth(1).is_some_and(|m| m != "0000"), "{lines:?}");
+    // stop while pondering: the answer comes at once.
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.drain_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("stop");
+    e.until("bestmove");
+    // A ponder search that ends by itself (fixed depth) still waits for ponderhit.
+    e.send("go ponder depth 2");
+    let early = e.drain_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    e.until("bestmove");
+    e.send("isready");
+    e.until("readyok");
+    e.quit();
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_after_mate() {
+    let mut e = Engine::start();
+    // White mates in one: Ra8#.
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go infinite");
+    let early = e.drain_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    assert!(early.iter().any(|l| l.contains("score mate 1")), "{early:?}");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(lines.last().unwrap().starts_with("bestmove a1a8"), "{lines:?}");
+    // Same with go ponder.
+    e.send("go ponder");
+    let early = e.drain_for(300);
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("stop");
+    e.until("bestmove");
+    e.quit();
+}
+
+#[test]
+fn long_search_reports_currmove() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    // After a second the main thread names each root move it starts.
+    let line = loop {
+        let l = e.lines.recv_timeout(std::time::Duration::from_secs(120)).expect("engine answered");
+        assert!(!l.starts_with("bestmove"), "{l}");
+        if l.contains(" currmove ") {
+            break l;
+        }
+    };
+    let w: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!((w[0], w[1], w[3], w[5]), ("info", "depth", "currmove", "currmovenumber"), "{line}");
+    assert!(w[6].parse::<usize>().is_ok_and(|n| (1..=20).contains(&n)), "{line}");
+    e.send("stop");
+    e.until("bestmove");
+    e.quit();
+}

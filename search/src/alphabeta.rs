@@ -245,6 +245,9 @@ impl Worker {
                 }
             }
 
+            if root {
+                self.report_currmove(depth, m, moves_searched + 1);
+            }
             let child = pos.make_move(m);
             self.tt.prefetch(child.key());
             let gives_check = tetrad_simd::in_check_fast(&child);

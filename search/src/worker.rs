@@ -106,6 +106,12 @@ pub struct Worker {
     pub(crate) time: Option<TimeManager>,
     pub(crate) node_limit: Option<u64>,
     pub(crate) single_thread: bool,
+    /// Main thread of a search that prints `info`: also prints `currmove` after a second.
+    pub(crate) print_currmove: bool,
+    /// Start of the current search (for the `currmove` delay).
+    pub(crate) start: Instant,
+    /// Main thread: the search was pondering when last looked at.
+    pub(crate) pondering: bool,
 }
 
 impl Worker {
@@ -139,6 +145,9 @@ impl Worker {
             time: None,
             node_limit: None,
             single_thread: true,
+            print_currmove: false,
+            start: Instant::now(),
+            pondering: false,
         }
     }
 
@@ -168,16 +177,30 @@ impl Worker {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            if self.nodes & 1023 == 0
-                && !self.shared.pondering.load(Ordering::Relaxed)
-                && self.time.is_some_and(|t| t.hard_expired())
-            {
+            if self.nodes & 1023 == 0 && !self.still_pondering() && self.time.is_some_and(|t| t.hard_expired()) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
         if self.nodes & 255 == 0 || self.single_thread {
             self.stopped |= self.shared.stop.load(Ordering::Relaxed);
         }
+    }
+
+    /// Main thread: whether the search still ponders. At the switch to a
+    /// normal search (`ponderhit`) the time manager's clock restarts, so the
+    /// time planned for this move counts from the ponderhit.
+    fn still_pondering(&mut self) -> bool {
+        if !self.pondering {
+            return false;
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return true;
+        }
+        self.pondering = false;
+        if let Some(t) = &mut self.time {
+            t.start = Instant::now();
+        }
+        false
     }
 
     /// Iterative deepening from the job's root; returns this thread's result.
@@ -188,6 +211,9 @@ impl Worker {
         self.nodes = 0;
         self.stopped = false;
         self.node_limit = job.limits.nodes;
+        self.print_currmove = job.print_info && self.id == 0;
+        self.start = job.start;
+        self.pondering = self.id == 0 && job.limits.ponder;
         self.time = (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
@@ -262,7 +288,7 @@ impl Worker {
             let drop = (prev_score - result.score).clamp(0, 100) as f64;
             prev_score = result.score;
             let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0);
-            let pondering = self.shared.pondering.load(Ordering::Relaxed);
+            let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;
             }
@@ -302,6 +328,14 @@ impl Worker {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
+        }
+    }
+
+    /// At the root: reports the move about to be searched once the search has run over a second.
+    #[inline]
+    pub(crate) fn report_currmove(&self, depth: i32, m: Move, number: usize) {
+        if self.print_currmove && self.start.elapsed() > std::time::Duration::from_secs(1) {
+            crate::emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
         }
     }
 
