@@ -7,8 +7,8 @@ use tetrad_search::bench::{run_bench, BENCH_DEPTH};
 pub fn run(depth: Option<i32>) -> i32 {
     let depth = depth.unwrap_or(BENCH_DEPTH).clamp(1, 64);
     let (nodes, secs) = run_bench(depth, 16, |line| {
-        println!("position {:2} nodes {:10} bestmove {}", line.index, line.nodes, line.best);
+        outln!("position {:2} nodes {:10} bestmove {}", line.index, line.nodes, line.best);
     });
-    println!("{nodes} nodes {} nps", (nodes as f64 / secs.max(1e-9)) as u64);
+    outln!("{nodes} nodes {} nps", (nodes as f64 / secs.max(1e-9)) as u64);
     0
 }

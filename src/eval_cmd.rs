@@ -17,22 +17,22 @@ pub struct EvalArgs {
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvalArgs) -> i32 {
     if args.print_weights {
-        print!("{}", tetrad_eval::weights::PARAMS.to_rust_source());
+        out!("{}", tetrad_eval::weights::PARAMS.to_rust_source());
         return 0;
     }
     let pos = match args.fen.as_deref().map_or(Ok(Position::startpos()), Position::from_fen) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: bad FEN: {e}");
+            errln!("error: bad FEN: {e}");
             return 2;
         }
     };
-    println!("{}", pos.to_fen());
-    println!();
-    println!("{}", tetrad_eval::trace(&pos));
+    outln!("{}", pos.to_fen());
+    outln!();
+    outln!("{}", tetrad_eval::trace(&pos));
     let fast = tetrad_eval::Evaluator::new().evaluate(&pos);
     if fast != tetrad_eval::trace(&pos).score {
-        eprintln!("warning: cached evaluation {fast} differs from the trace");
+        errln!("warning: cached evaluation {fast} differs from the trace");
     }
     0
 }

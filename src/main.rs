@@ -1,5 +1,7 @@
 //! `tetrad`: a UCI chess engine (no arguments) and a command-line tool.
 
+#[macro_use]
+mod out;
 mod bench_cmd;
 mod cli;
 mod eval_cmd;

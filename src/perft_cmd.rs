@@ -22,13 +22,13 @@ fn with_gen<G: Generator>(gen: &G, args: &PerftArgs) -> i32 {
         return suite(gen, path, args.max_nodes.unwrap_or(u64::MAX), args.threads > 1);
     }
     let Some(depth) = args.depth else {
-        eprintln!("error: perft needs a DEPTH or --suite FILE");
+        errln!("error: perft needs a DEPTH or --suite FILE");
         return 2;
     };
     let pos = match args.fen.as_deref().map_or(Ok(Position::startpos()), Position::from_fen) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: bad FEN: {e}");
+            errln!("error: bad FEN: {e}");
             return 2;
         }
     };
@@ -37,18 +37,18 @@ fn with_gen<G: Generator>(gen: &G, args: &PerftArgs) -> i32 {
         let rows = perft_divide(gen, &pos, depth.max(1), args.threads > 1);
         if args.divide {
             for (m, n) in &rows {
-                println!("{m}: {n}");
+                outln!("{m}: {n}");
             }
-            println!();
+            outln!();
         }
         if depth == 0 { 1 } else { rows.iter().map(|r| r.1).sum() }
     } else {
         perft(gen, &pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!("Time: {:.3} s", secs);
-    println!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
+    outln!("Nodes searched: {nodes}");
+    outln!("Time: {:.3} s", secs);
+    outln!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
     0
 }
 
@@ -56,14 +56,14 @@ fn suite<G: Generator>(gen: &G, path: &str, max_nodes: u64, parallel: bool) -> i
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
+            errln!("error: cannot read {path}: {e}");
             return 2;
         }
     };
     let cases = match parse_suite(&text) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {path}: {e}");
+            errln!("error: {path}: {e}");
             return 2;
         }
     };
@@ -73,7 +73,7 @@ fn suite<G: Generator>(gen: &G, path: &str, max_nodes: u64, parallel: bool) -> i
         let pos = match Position::from_fen(&case.fen) {
             Ok(p) => p,
             Err(e) => {
-                println!("{:4} FAIL bad FEN ({e}): {}", i + 1, case.fen);
+                outln!("{:4} FAIL bad FEN ({e}): {}", i + 1, case.fen);
                 failed += 1;
                 continue;
             }
@@ -99,10 +99,10 @@ fn suite<G: Generator>(gen: &G, path: &str, max_nodes: u64, parallel: bool) -> i
         } else {
             failed += 1;
         }
-        println!("{line}");
+        outln!("{line}");
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{total} nodes checked in {secs:.1} s ({:.0} nps)", total as f64 / secs.max(1e-9));
-    println!("{passed} passed, {failed} failed");
+    outln!("{total} nodes checked in {secs:.1} s ({:.0} nps)", total as f64 / secs.max(1e-9));
+    outln!("{passed} passed, {failed} failed");
     if failed == 0 { 0 } else { 1 }
 }

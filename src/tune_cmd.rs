@@ -37,19 +37,19 @@ pub fn run(args: &TuneArgs) -> i32 {
     let text = match std::fs::read_to_string(&args.data) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.data);
+            errln!("error: cannot read {}: {e}", args.data);
             return 2;
         }
     };
     let start = Instant::now();
     let (samples, skipped) = load_samples(&text);
     if samples.len() < 2 {
-        eprintln!("error: {} has fewer than two usable positions ({skipped} lines skipped)", args.data);
+        errln!("error: {} has fewer than two usable positions ({skipped} lines skipped)", args.data);
         return 2;
     }
     let config = TuneConfig { epochs: args.epochs, learning_rate: args.lr, seed: args.seed };
     let mut tuner = Tuner::new(samples, &PARAMS, config);
-    eprintln!(
+    errln!(
         "{} training + {} held-out positions ({skipped} lines skipped), K = {:.4}, loaded in {:.1} s",
         tuner.train.len(),
         tuner.valid.len(),
@@ -57,7 +57,7 @@ pub fn run(args: &TuneArgs) -> i32 {
         start.elapsed().as_secs_f64()
     );
     let (e0, v0) = (tuner.train_error(), tuner.valid_error());
-    eprintln!("start: train error {e0:.6}, held-out error {v0:.6}");
+    errln!("start: train error {e0:.6}, held-out error {v0:.6}");
     // Keep the weights with the lowest held-out error (early stopping).
     let (mut best, mut best_epoch, mut best_theta) = (v0, 0, tuner.theta.clone());
     for epoch in 1..=tuner.epochs() {
@@ -67,7 +67,7 @@ pub fn run(args: &TuneArgs) -> i32 {
             (best, best_epoch, best_theta) = (v, epoch, tuner.theta.clone());
         }
         if epoch % 10 == 0 || epoch == tuner.epochs() {
-            eprint!(
+            err!(
                 "\repoch {epoch:5}/{}  train {:.6}  held-out {v:.6}  best {best:.6} @ {best_epoch}",
                 tuner.epochs(),
                 tuner.train_error()
@@ -75,13 +75,13 @@ pub fn run(args: &TuneArgs) -> i32 {
             let _ = std::io::stderr().flush();
         }
     }
-    eprintln!();
+    errln!();
     let tuned = tuner.params_of(&best_theta, &PARAMS);
     if let Err(e) = std::fs::write(&args.out, tuned.to_rust_source()) {
-        eprintln!("error: cannot write {}: {e}", args.out);
+        errln!("error: cannot write {}: {e}", args.out);
         return 1;
     }
-    eprintln!(
+    errln!(
         "done in {:.1} s: train {e0:.6} -> {:.6}, held-out {v0:.6} -> {:.6} (lowest {best:.6} at epoch {best_epoch}, written); weights written to {} (copy to eval/src/weights.rs and rebuild)",
         start.elapsed().as_secs_f64(),
         tuner.train_error(),
