@@ -10,6 +10,8 @@ mod parse;
 mod perft_cmd;
 mod tune_cmd;
 mod uci;
+#[cfg(test)]
+mod fuzz_tests;
 
 use clap::Parser;
 

@@ -27,10 +27,21 @@ pub const MATE_IN_MAX: i32 = MATE - MAX_PLY as i32;
 /// Larger than any score.
 pub const INFINITY: i32 = 32_001;
 
+static MUTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Silences (or restores) [`emit`] for the whole process; used by tests that
+/// drive the UCI loop in-process with thousands of commands.
+pub fn set_muted(muted: bool) {
+    MUTED.store(muted, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Writes one protocol line to stdout and flushes it. Errors (a GUI that
 /// closed the pipe) are ignored: the input side notices and quits.
 pub fn emit(line: &str) {
     use std::io::Write;
+    if MUTED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let out = std::io::stdout();
     let mut lock = out.lock();
     let _ = writeln!(lock, "{line}");
