@@ -20,6 +20,14 @@ pub enum Command {
     Bench {
         /// Search depth (default 12).
         depth: Option<i32>,
+        /// Search through the lazy-SMP pool with this many threads (prints
+        /// time to depth; node counts then vary from run to run). Without it,
+        /// one thread searches directly: the node-count signature.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Hash table size in MiB (default 16).
+        #[arg(long)]
+        hash: Option<usize>,
     },
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),

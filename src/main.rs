@@ -22,7 +22,7 @@ fn main() {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth } => bench_cmd::run(depth),
+        cli::Command::Bench { depth, threads, hash } => bench_cmd::run(depth, threads, hash),
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),

@@ -115,7 +115,7 @@ impl Uci {
             "perft" => self.cmd_perft(rest),
             "bench" => {
                 self.stop_and_wait();
-                crate::bench_cmd::run(None);
+                crate::bench_cmd::run(None, None, None);
             }
             "debug" | "register" => {}
             _ => emit(&format!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>())),

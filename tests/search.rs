@@ -1,6 +1,6 @@
 //! Search behaviour through the library: bench determinism and mates.
 
-use tetrad_search::bench::run_bench;
+use tetrad_search::bench::{run_bench, run_bench_threads};
 use tetrad_search::{Engine, Limits, MATE_IN_MAX};
 use tetrad_simd::Position;
 
@@ -27,4 +27,19 @@ fn several_threads_agree_on_a_legal_move() {
     let pos = Position::startpos();
     let out = engine.search_sync(pos, Vec::new(), Limits { depth: Some(7), ..Default::default() }, false);
     assert!(tetrad_simd::is_legal(&pos, out.best));
+}
+
+#[test]
+fn pool_bench_matches_the_signature_on_one_thread_and_runs_on_two() {
+    // One thread through the pool searches exactly like the direct bench.
+    let direct = run_bench(5, 4, |_| {}).0;
+    let pooled = run_bench_threads(5, 1, 4, |_| {}).0;
+    assert_eq!(direct, pooled);
+    let mut lines = 0;
+    let (nodes, _) = run_bench_threads(5, 2, 4, |l| {
+        lines += 1;
+        assert!(l.best != "0000", "position {}", l.index);
+    });
+    assert_eq!(lines, tetrad_search::bench::BENCH_FENS.len());
+    assert!(nodes > 0);
 }

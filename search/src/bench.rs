@@ -6,7 +6,7 @@
 
 use crate::limits::Limits;
 use crate::worker::{SearchJob, SearchShared, Worker};
-use crate::TranspositionTable;
+use crate::{Engine, TranspositionTable};
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_simd::Position;
@@ -76,6 +76,8 @@ pub struct BenchLine {
     pub nodes: u64,
     /// Best move found.
     pub best: String,
+    /// Wall time of this position's search, seconds.
+    pub secs: f64,
 }
 
 /// Runs the bench at `depth` with a `hash_mb` table, calling `report` per position;
@@ -99,10 +101,34 @@ pub fn run_bench(depth: i32, hash_mb: usize, mut report: impl FnMut(&BenchLine))
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
         };
+        let t = Instant::now();
         let result = worker.search(&job);
         let nodes = job.shared.total_nodes();
         total += nodes;
-        report(&BenchLine { index: i + 1, nodes, best: result.best.to_string() });
+        report(&BenchLine { index: i + 1, nodes, best: result.best.to_string(), secs: t.elapsed().as_secs_f64() });
     }
     (total, start.elapsed().as_secs_f64())
+}
+
+/// Runs the bench positions through the engine's thread pool (lazy SMP, as in
+/// play) with `threads` threads and a `hash_mb` table, cleared with the
+/// threads' histories before each position (like `ucinewgame`). Returns total
+/// nodes and the summed search time in seconds: the time to reach `depth` on
+/// every position. With several threads the node counts are not reproducible.
+pub fn run_bench_threads(depth: i32, threads: usize, hash_mb: usize, mut report: impl FnMut(&BenchLine)) -> (u64, f64) {
+    let mut engine = Engine::new(threads, hash_mb);
+    engine.ensure_ready();
+    let mut total = 0;
+    let mut secs = 0.0;
+    for (i, fen) in BENCH_FENS.iter().enumerate() {
+        let root = Position::from_fen(fen).expect("bench FENs are valid");
+        engine.new_game();
+        let t = Instant::now();
+        let out = engine.search_sync(root, Vec::new(), Limits { depth: Some(depth), ..Default::default() }, false);
+        let line = BenchLine { index: i + 1, nodes: out.nodes, best: out.best.to_string(), secs: t.elapsed().as_secs_f64() };
+        total += line.nodes;
+        secs += line.secs;
+        report(&line);
+    }
+    (total, secs)
 }
