@@ -278,3 +278,41 @@ fn long_search_reports_currmove() {
     e.until("bestmove");
     e.quit();
 }
+
+#[test]
+fn threads_and_hash_churn() {
+    let mut e = Engine::start();
+    let hashes = [1, 32, 4, 16, 2, 8];
+    for i in 0..30 {
+        let threads = 1 + i % 4;
+        let hash = hashes[i % hashes.len()];
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name Hash value {hash}"));
+        if i % 3 == 0 {
+            e.send("ucinewgame");
+        }
+        if i % 2 == 0 {
+            e.send("isready");
+            e.until("readyok");
+        }
+        e.send(if i % 2 == 0 { "position startpos moves e2e4 c7c5" } else { "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" });
+        e.send("go depth 4");
+        let lines = e.until("bestmove");
+        assert!(!lines.iter().any(|l| l.contains("error")), "cycle {i}: {lines:?}");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 4")), "cycle {i}: {lines:?}");
+        assert!(lines.last().unwrap().split_whitespace().nth(1).is_some_and(|m| m != "0000"), "cycle {i}: {lines:?}");
+        // Every few cycles: change the options in the middle of a running search.
+        if i % 5 == 4 {
+            e.send("go infinite");
+            e.send(&format!("setoption name Threads value {}", 4 - i % 4));
+            e.until("bestmove");
+            e.send("setoption name Hash value 3");
+            e.send("go depth 3");
+            e.until("bestmove");
+        }
+    }
+    e.send("ucinewgame");
+    e.send("isready");
+    e.until("readyok");
+    e.quit();
+}
