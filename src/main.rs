@@ -2,6 +2,7 @@
 
 mod bench_cmd;
 mod cli;
+mod datagen_cmd;
 mod eval_cmd;
 mod options;
 mod parse;
@@ -20,6 +21,7 @@ fn main() {
         }
         cli::Command::Bench { depth } => bench_cmd::run(depth),
         cli::Command::Perft(p) => perft_cmd::run(&p),
+        cli::Command::Datagen(a) => datagen_cmd::run(&a),
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),
     };

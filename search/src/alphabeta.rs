@@ -225,29 +225,30 @@ impl Worker {
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
+            // Checking moves are exempt from the quiet-move pruning below.
+            let child = pos.make_move(m);
+            let gives_check = tetrad_simd::in_check_fast(&child);
+
             // Step 9. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -MATE_IN_MAX {
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
-                if !noisy {
+                if !noisy && !gives_check {
                     if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
                         picker.skip_quiets = true;
                         continue;
                     }
                     if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
-                        picker.skip_quiets = true;
                         continue;
                     }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_QUIET_MARGIN * lmr_depth) {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
+                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
                     continue;
                 }
             }
 
-            let child = pos.make_move(m);
             self.tt.prefetch(child.key());
-            let gives_check = tetrad_simd::in_check_fast(&child);
             let new_depth = depth - 1 + i32::from(gives_check);
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
