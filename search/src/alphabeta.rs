@@ -36,6 +36,17 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether a stored score with this bound settles the window.
+#[inline]
+fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+        Bound::None => false,
+    }
+}
+
 /// Only kings, or kings and one minor piece: nobody can mate.
 #[inline]
 fn insufficient_material(pos: &Position) -> bool {
@@ -120,16 +131,7 @@ impl Worker {
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && pos.halfmove_clock() < 90
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && e.depth >= depth && pos.halfmove_clock() < 90 && bound_allows(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -384,14 +386,7 @@ impl Worker {
         let tt_entry = self.tt.probe(pos.key());
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && bound_allows(e.bound, s, alpha, beta) {
                 return s;
             }
         }
