@@ -29,6 +29,8 @@ pub enum Command {
         #[arg(long)]
         hash: Option<usize>,
     },
+    /// Self-play games at a fixed node budget, writing labelled quiet positions for `tune`.
+    Datagen(DatagenArgs),
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
     /// Print the evaluation of a position term by term.
@@ -69,4 +71,30 @@ pub struct PerftArgs {
     /// Move generator (bitboard: the faster one).
     #[arg(long, value_enum, default_value_t = GenChoice::Bitboard)]
     pub r#gen: GenChoice,
+}
+
+/// Arguments of `tetrad datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// Output file (EPD-like lines: `FEN c9 "1-0"; ce 34;`).
+    #[arg(long)]
+    pub out: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Seed: the output depends only on the arguments.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Opening book (EPD/FEN lines); default: the start position.
+    #[arg(long)]
+    pub book: Option<String>,
+    /// Random legal plies played after the book position.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: usize,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }

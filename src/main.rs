@@ -4,6 +4,7 @@
 mod out;
 mod bench_cmd;
 mod cli;
+mod datagen_cmd;
 mod eval_cmd;
 mod options;
 mod parse;
@@ -24,6 +25,7 @@ fn main() {
         }
         cli::Command::Bench { depth, threads, hash } => bench_cmd::run(depth, threads, hash),
         cli::Command::Perft(p) => perft_cmd::run(&p),
+        cli::Command::Datagen(a) => datagen_cmd::run(&a),
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),
     };

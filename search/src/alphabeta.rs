@@ -36,6 +36,17 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether a stored score with this bound settles the window.
+#[inline]
+fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+        Bound::None => false,
+    }
+}
+
 /// Only kings, or kings and one minor piece: nobody can mate.
 #[inline]
 fn insufficient_material(pos: &Position) -> bool {
@@ -120,16 +131,7 @@ impl Worker {
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && pos.halfmove_clock() < 90
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && e.depth >= depth && pos.halfmove_clock() < 90 && bound_allows(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -225,22 +227,25 @@ impl Worker {
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
+            // Checking moves are exempt from the quiet-move pruning below.
+            let child = pos.make_move(m);
+            let gives_check = tetrad_simd::in_check_fast(&child);
+
             // Step 9. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -MATE_IN_MAX {
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
-                if !noisy {
+                if !noisy && !gives_check {
                     if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
                         picker.skip_quiets = true;
                         continue;
                     }
                     if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
-                        picker.skip_quiets = true;
                         continue;
                     }
                     if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_QUIET_MARGIN * lmr_depth) {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
+                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
                     continue;
                 }
             }
@@ -248,9 +253,7 @@ impl Worker {
             if root {
                 self.report_currmove(depth, m, moves_searched + 1);
             }
-            let child = pos.make_move(m);
             self.tt.prefetch(child.key());
-            let gives_check = tetrad_simd::in_check_fast(&child);
             let new_depth = depth - 1 + i32::from(gives_check);
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
@@ -386,14 +389,7 @@ impl Worker {
         let tt_entry = self.tt.probe(pos.key());
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && bound_allows(e.bound, s, alpha, beta) {
                 return s;
             }
         }

@@ -43,8 +43,9 @@ impl TimeManager {
     /// Plans the time for the side `stm` under `limits`, keeping `overhead_ms` in reserve.
     pub fn new(limits: &Limits, stm: Color, overhead_ms: u64, start: Instant) -> TimeManager {
         if let Some(mt) = limits.movetime {
+            // A fixed move time is used in full: no soft limit to stop early.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
-            return TimeManager { start, soft: Some(t), hard: Some(t) };
+            return TimeManager { start, soft: None, hard: Some(t) };
         }
         let Some(time) = limits.time[stm.index()] else {
             return TimeManager { start, soft: None, hard: None };

@@ -292,7 +292,7 @@ impl Worker {
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;
             }
-            if self.root_allowed.len() == 1 && self.time.is_some() && !pondering && depth >= 4 {
+            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= 4 {
                 break;
             }
         }
