@@ -173,7 +173,7 @@ impl Uci {
                 if let Some(p) = o.ponder {
                     line += &format!(" ponder {p}");
                 }
-                emit(&format!("{line}"));
+                emit(&line);
             }),
         );
     }
