@@ -36,6 +36,16 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The fifty-move rule draws, unless the last move gave mate.
+#[cold]
+fn fifty_move_score(pos: &Position, ply: usize) -> i32 {
+    if tetrad_simd::in_check_fast(pos) && tetrad_simd::legal_moves_fast(pos).is_empty() {
+        -MATE + ply as i32
+    } else {
+        0
+    }
+}
+
 /// Whether a stored score with this bound settles the window.
 #[inline]
 fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
@@ -112,7 +122,10 @@ impl Worker {
                 return 0;
             }
             // Step 1. Draws: fifty moves, repetition, bare material.
-            if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || insufficient_material(pos) {
+            if pos.halfmove_clock() >= 100 {
+                return fifty_move_score(pos, ply);
+            }
+            if self.is_repetition(pos) || insufficient_material(pos) {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
@@ -330,8 +343,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        if root && !self.root_excluded.is_empty() {
-            return best_score; // MultiPV lines after the first must not overwrite the table's best move
+        if root && (!self.root_excluded.is_empty() || self.root_restricted) {
+            // MultiPV lines after the first, and searchmoves subsets, are not the position's value.
+            return best_score;
         }
         self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval, depth, bound);
         best_score
@@ -379,7 +393,10 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if pos.halfmove_clock() >= 100 || insufficient_material(pos) {
+        if pos.halfmove_clock() >= 100 {
+            return fifty_move_score(pos, ply);
+        }
+        if insufficient_material(pos) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {

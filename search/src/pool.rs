@@ -294,7 +294,9 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
 /// Picks the result whose move gathers the most votes, each thread voting
 /// for its move with weight growing in score and depth.
 fn vote(results: &[ThreadResult]) -> ThreadResult {
-    let valid: Vec<&ThreadResult> = results.iter().filter(|r| !r.best.is_null()).collect();
+    // Threads stopped before finishing an iteration have not searched their move: they don't vote.
+    let searched = results.iter().any(|r| r.depth > 0 && !r.best.is_null());
+    let valid: Vec<&ThreadResult> = results.iter().filter(|r| !r.best.is_null() && (r.depth > 0 || !searched)).collect();
     if valid.len() <= 1 {
         return valid.first().map_or_else(|| results[0].clone(), |r| (*r).clone());
     }

@@ -130,6 +130,11 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
+    /// A table of exactly `n` buckets (at least one).
+    pub fn with_buckets(n: usize) -> TranspositionTable {
+        TranspositionTable { buckets: (0..n.max(1)).map(|_| Bucket::new()).collect(), generation: AtomicU8::new(0) }
+    }
+
     /// Size in MiB actually allocated.
     pub fn size_mb(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
@@ -196,12 +201,14 @@ impl TranspositionTable {
                 // Same position: keep its move if the new result has none, and
                 // keep a deeper exact result from this search.
                 let old = unpack(data);
-                if data != 0
-                    && data_generation(data) == generation
-                    && old.bound == Bound::Exact
-                    && bound != Bound::Exact
-                    && old.depth > depth + 2
-                {
+                // A much deeper result for the same position stays (only its move may
+                // be refreshed); a fresh exact result always replaces.
+                if data != 0 && bound != Bound::Exact && old.depth > depth + 3 {
+                    if !mv.is_null() && mv != old.mv {
+                        let kept = pack(mv, old.score, old.eval, old.depth, old.bound, data_generation(data));
+                        slot[0].store(key ^ kept, Ordering::Relaxed);
+                        slot[1].store(kept, Ordering::Relaxed);
+                    }
                     return;
                 }
                 let mv = if mv.is_null() && data != 0 { old.mv } else { mv };

@@ -13,6 +13,12 @@ use std::time::Instant;
 use tetrad_eval::Evaluator;
 use tetrad_simd::{legal_moves_fast as legal_moves, Move, Position};
 
+/// A minimal table workers hold between searches, so they keep no real table alive.
+fn idle_table() -> Arc<TranspositionTable> {
+    static IDLE: std::sync::OnceLock<Arc<TranspositionTable>> = std::sync::OnceLock::new();
+    Arc::clone(IDLE.get_or_init(|| Arc::new(TranspositionTable::with_buckets(1))))
+}
+
 /// State shared by all threads of one search.
 pub struct SearchShared {
     /// Set to stop every thread.
@@ -96,6 +102,8 @@ pub struct Worker {
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     pub(crate) root_excluded: Vec<Move>,
+    /// The root is limited by `searchmoves`: its result must not enter the table as exact.
+    pub(crate) root_restricted: bool,
     pub(crate) root_allowed: Vec<Move>,
     pub(crate) root_best: Move,
     pub(crate) root_best_score: i32,
@@ -136,11 +144,12 @@ impl Worker {
             seldepth: 0,
             stopped: false,
             root_excluded: Vec::new(),
+            root_restricted: false,
             root_allowed: Vec::new(),
             root_best: Move::NULL,
             root_best_score: -INFINITY,
             lmr,
-            tt: Arc::new(TranspositionTable::new(1)),
+            tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
             time: None,
             node_limit: None,
@@ -223,12 +232,16 @@ impl Worker {
         if self.root_allowed.is_empty() {
             self.root_allowed = legal.iter().copied().collect();
         }
+        self.root_restricted = self.root_allowed.len() < legal.len();
+        // Until an iteration completes, the table's move (if allowed) is the best guess.
+        let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
-            best: self.root_allowed.first().copied().unwrap_or(Move::NULL),
+            best: guess.or(self.root_allowed.first().copied()).unwrap_or(Move::NULL),
             score: 0,
             depth: 0,
-            pv: self.root_allowed.first().copied().into_iter().collect(),
+            pv: Vec::new(),
         };
+        result.pv.push(result.best);
         if self.root_allowed.is_empty() {
             return result;
         }
@@ -263,13 +276,15 @@ impl Worker {
             }
             if !lines.is_empty() {
                 result = lines[0].clone();
-                if job.print_info {
+                if job.print_info && self.id == 0 {
                     self.print_lines(job, depth, &lines);
                 }
             }
             if self.stopped {
                 break;
             }
+            let drop = (prev_score - result.score).clamp(0, 100) as f64;
+            prev_score = result.score;
             if self.id != 0 {
                 continue;
             }
@@ -285,8 +300,6 @@ impl Worker {
                 stability = 0;
             }
             last_best = result.best;
-            let drop = (prev_score - result.score).clamp(0, 100) as f64;
-            prev_score = result.score;
             let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0);
             let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
@@ -297,6 +310,8 @@ impl Worker {
             }
         }
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        // Let go of the shared table so a Hash resize frees it at once.
+        self.tt = idle_table();
         result
     }
 
