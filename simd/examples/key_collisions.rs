@@ -24,8 +24,8 @@ fn main() {
     let text = std::fs::read_to_string(path).expect("../shared/data/perft.epd");
     let cases = tetrad_simd::perft::parse_suite(&text).expect("suite parses");
     let mut seen: Vec<(u64, u64)> = Vec::new();
-    // Deepest tree per position that stays under ~30M nodes, deeper passes later.
-    'outer: for max_nodes in [3_000_000u64, 30_000_000] {
+    // Deepest tree per position under a node budget; deeper passes until the target is met.
+    'outer: for max_nodes in [3_000_000u64, 30_000_000, 250_000_000] {
         for case in &cases {
             let Some(&(depth, _)) = case.depths.iter().filter(|d| d.1 <= max_nodes).last() else { continue };
             let pos = Position::from_fen(&case.fen).expect("suite FEN");
