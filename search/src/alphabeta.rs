@@ -227,12 +227,8 @@ impl Worker {
         let mut n_captures = 0;
 
         loop {
-            let m = {
-                let ctx = PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev };
-                match picker.next(&ctx) {
-                    Some(m) => m,
-                    None => break,
-                }
+            let Some(m) = picker.next(&PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev }) else {
+                break;
             };
             if root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
@@ -431,12 +427,8 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut moves = 0;
         loop {
-            let m = {
-                let ctx = PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev };
-                match picker.next(&ctx) {
-                    Some(m) => m,
-                    None => break,
-                }
+            let Some(m) = picker.next(&PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev }) else {
+                break;
             };
             moves += 1;
             if !in_check {
