@@ -7,32 +7,14 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tetrad_eval::{evaluate_uncached, Evaluator};
-use tetrad_simd::{ccr_to_bitboards, legal_moves, Position};
+use tetrad_simd::{ccr_to_bitboards, Position};
 
 fn positions() -> Vec<Position> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft.epd");
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut out: Vec<Position> =
         text.lines().filter_map(|l| l.split(';').next()).filter_map(|f| Position::from_fen(f.trim()).ok()).collect();
-    let mut seed = 0x0123_4567_89AB_CDEFu64;
-    let mut pos = Position::startpos();
-    let mut ply = 0;
-    while out.len() < 2000 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let moves = legal_moves(&pos);
-        if moves.is_empty() || ply >= 120 {
-            pos = Position::startpos();
-            ply = 0;
-            continue;
-        }
-        pos = pos.make_move(moves.as_slice()[(seed % moves.len() as u64) as usize]);
-        ply += 1;
-        if ply % 3 == 0 {
-            out.push(pos);
-        }
-    }
+    tetrad_simd::sample::extend_random_walk(&mut out, 2000, 0x0123_4567_89AB_CDEF);
     out
 }
 

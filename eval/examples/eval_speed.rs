@@ -4,29 +4,11 @@
 use std::hint::black_box;
 use std::time::Instant;
 use tetrad_eval::{evaluate_uncached, Evaluator};
-use tetrad_simd::{ccr_to_bitboards, legal_moves, Position};
+use tetrad_simd::{ccr_to_bitboards, Position};
 
 fn positions(n: usize) -> Vec<Position> {
     let mut out = Vec::new();
-    let mut seed = 0x0123_4567_89AB_CDEFu64;
-    let mut pos = Position::startpos();
-    let mut ply = 0;
-    while out.len() < n {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let moves = legal_moves(&pos);
-        if moves.is_empty() || ply >= 120 {
-            pos = Position::startpos();
-            ply = 0;
-            continue;
-        }
-        pos = pos.make_move(moves.as_slice()[(seed % moves.len() as u64) as usize]);
-        ply += 1;
-        if ply % 3 == 0 {
-            out.push(pos);
-        }
-    }
+    tetrad_simd::sample::extend_random_walk(&mut out, n, 0x0123_4567_89AB_CDEF);
     out
 }
 

@@ -13,6 +13,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod sample;
 pub mod tables;
 pub mod types;
 pub mod zobrist;
