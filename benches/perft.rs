@@ -9,28 +9,8 @@ use tetrad_simd::{legal_moves, Move, Position};
 
 mod common;
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+use common::{cozy_perft, KIWIPETE, STARTPOS};
 
-fn cozy_perft(board: &cozy_chess::Board, depth: u8) -> u64 {
-    let mut nodes = 0;
-    if depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-        return nodes;
-    }
-    board.generate_moves(|moves| {
-        for mv in moves {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            nodes += cozy_perft(&child, depth - 1);
-        }
-        false
-    });
-    nodes
-}
 
 fn perft_benches(c: &mut Criterion) {
     for (name, fen, depth, expected) in [("startpos d5", STARTPOS, 5u32, 4_865_609u64), ("kiwipete d4", KIWIPETE, 4, 4_085_603)] {

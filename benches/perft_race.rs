@@ -7,8 +7,9 @@ use std::time::Instant;
 use tetrad_simd::perft::{perft, BitboardGenerator, CcrGenerator, Generator};
 use tetrad_simd::{MoveList, Position};
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+mod common;
+
+use common::{cozy_perft, KIWIPETE, STARTPOS};
 
 /// The bitboard generator writing a list even at the last ply (no set-wise counting).
 struct BitboardListOnly;
@@ -19,30 +20,6 @@ impl Generator for BitboardListOnly {
     }
 }
 
-/// cozy-chess bulk perft, as in its own `examples/perft.rs`.
-fn cozy_perft(board: &cozy_chess::Board, depth: u8) -> u64 {
-    let mut nodes = 0;
-    match depth {
-        0 => nodes += 1,
-        1 => {
-            board.generate_moves(|moves| {
-                nodes += moves.len() as u64;
-                false
-            });
-        }
-        _ => {
-            board.generate_moves(|moves| {
-                for mv in moves {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    nodes += cozy_perft(&child, depth - 1);
-                }
-                false
-            });
-        }
-    }
-    nodes
-}
 
 fn best_of(reps: usize, expected: u64, mut f: impl FnMut() -> u64) -> f64 {
     let mut best = f64::MAX;

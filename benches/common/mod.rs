@@ -1,4 +1,6 @@
-//! Positions shared by the benches: the perft suite's (if present) plus random play.
+//! Shared by the benches: the perft suite's positions (if present) plus random
+//! play, the two classic perft positions, and cozy-chess's bulk perft.
+#![allow(dead_code)] // each bench uses part of this module
 
 use tetrad_simd::{legal_moves, Position};
 
@@ -28,4 +30,34 @@ pub fn positions(n: usize) -> Vec<Position> {
         out.push(pos);
     }
     out
+}
+
+/// Kiwipete, the classic perft stress position.
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// The start position.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// cozy-chess bulk perft, as in its own `examples/perft.rs`.
+pub fn cozy_perft(board: &cozy_chess::Board, depth: u8) -> u64 {
+    let mut nodes = 0;
+    match depth {
+        0 => nodes += 1,
+        1 => {
+            board.generate_moves(|moves| {
+                nodes += moves.len() as u64;
+                false
+            });
+        }
+        _ => {
+            board.generate_moves(|moves| {
+                for mv in moves {
+                    let mut child = board.clone();
+                    child.play_unchecked(mv);
+                    nodes += cozy_perft(&child, depth - 1);
+                }
+                false
+            });
+        }
+    }
+    nodes
 }
