@@ -168,6 +168,19 @@ fn pieces<T: Tracer>(
         }
     };
 
+    // Rooks and queens: open or semi-open file, and the seventh rank.
+    let file_and_seventh = |ev: &mut Ev<'_, T>, sq: usize, [open, semi_open, on_seventh]: [&Score; 3]| {
+        let file = file_bb(sq & 7);
+        if all_pawns & file == 0 {
+            ev.add(c, open, 1);
+        } else if own_pawns & file == 0 {
+            ev.add(c, semi_open, 1);
+        }
+        if seventh >> sq & 1 != 0 && seventh_ok {
+            ev.add(c, on_seventh, 1);
+        }
+    };
+
     for sq in squares(bb.pieces(c, PieceType::Knight)) {
         let a = knight_attacks(Square::new(sq as u8));
         at.knight[ci] |= a;
@@ -191,30 +204,14 @@ fn pieces<T: Tracer>(
         at.rook[ci] |= a;
         ev.add(c, &p.mob_rook[popcount(a & area) as usize], 1);
         note_zone(at, a, PieceType::Rook);
-        let file = file_bb(sq & 7);
-        if all_pawns & file == 0 {
-            ev.add(c, &p.rook_open_file, 1);
-        } else if own_pawns & file == 0 {
-            ev.add(c, &p.rook_semi_open_file, 1);
-        }
-        if seventh >> sq & 1 != 0 && seventh_ok {
-            ev.add(c, &p.rook_seventh, 1);
-        }
+        file_and_seventh(ev, sq, [&p.rook_open_file, &p.rook_semi_open_file, &p.rook_seventh]);
     }
     for sq in squares(bb.pieces(c, PieceType::Queen)) {
         let a = queen_attacks(Square::new(sq as u8), occ);
         at.queen[ci] |= a;
         ev.add(c, &p.mob_queen[popcount(a & area) as usize], 1);
         note_zone(at, a, PieceType::Queen);
-        let file = file_bb(sq & 7);
-        if all_pawns & file == 0 {
-            ev.add(c, &p.queen_open_file, 1);
-        } else if own_pawns & file == 0 {
-            ev.add(c, &p.queen_semi_open_file, 1);
-        }
-        if seventh >> sq & 1 != 0 && seventh_ok {
-            ev.add(c, &p.queen_seventh, 1);
-        }
+        file_and_seventh(ev, sq, [&p.queen_open_file, &p.queen_semi_open_file, &p.queen_seventh]);
     }
     at.planes.by_class[ci][1] = at.knight[ci] | at.bishop[ci];
     at.planes.by_class[ci][2] = at.rook[ci];
