@@ -625,8 +625,14 @@ async def _play_game(spec):
     }
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def _worker_init(debug):
+    # The main process owns interruption; workers finish or are terminated.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     logging.basicConfig(level=logging.DEBUG if debug else logging.CRITICAL)
     logging.getLogger("chess.engine").setLevel(logging.DEBUG if debug else logging.CRITICAL)
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)
@@ -1024,6 +1030,11 @@ def main(argv=None):
     pending = set()
     stop_reason = None
     interrupted = 0
+    # SIGTERM, and SIGINT even where the shell started us with it ignored (a
+    # background job of a non-interactive shell), stop the match like Ctrl-C:
+    # running games finish and the summary is still printed.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=max(1, args.concurrency), initializer=_worker_init,
         initargs=(args.debug,))

@@ -11,9 +11,11 @@ only (no Rust engine, no Debian packages) and take a few seconds.
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -311,6 +313,24 @@ class TestRealMatch(unittest.TestCase):
                 fens.setdefault(g.headers["FEN"], set()).add(g.headers["White"])
             # each opening played once with each engine as white
             self.assertEqual(sorted(len(v) for v in fens.values()), [2, 2])
+
+    def test_sigterm_prints_summary(self):
+        # A runner started as a background job (SIGINT ignored) and stopped
+        # with SIGTERM still finishes its running game and prints the summary.
+        with tempfile.TemporaryDirectory() as tmp:
+            pgn = os.path.join(tmp, "games.pgn")
+            cmd = [sys.executable, self.MATCH, "--pgn", pgn, "--games", "1000", "--movetime", "0.01",
+                   "--maxmoves", "40"] + self.engine("rand1") + self.engine("rand2")
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+            deadline = time.time() + 60
+            while time.time() < deadline and (not os.path.exists(pgn) or os.path.getsize(pgn) == 0):
+                time.sleep(0.1)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=120)
+            self.assertEqual(proc.returncode, 130, err)
+            self.assertIn("stopped early: interrupted", out)
+            self.assertIn("Elo (logistic, trinomial)", out)
 
     def test_forfeits(self):
         with tempfile.TemporaryDirectory() as tmp:
