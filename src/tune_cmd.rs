@@ -24,6 +24,13 @@ pub struct TuneArgs {
     /// Where to write the tuned weights (Rust source for eval/src/weights.rs).
     #[arg(long, default_value = "tuned_weights.rs")]
     pub out: String,
+    /// Weight of the game result in the target, the rest going to the
+    /// recorded search score `ce` (1 = results only).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// L2 pull towards the starting weights, per cp² (0 = none).
+    #[arg(long, default_value_t = 0.0)]
+    pub reg: f64,
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -47,7 +54,12 @@ pub fn run(args: &TuneArgs) -> i32 {
         errln!("error: {} has fewer than two usable positions ({skipped} lines skipped)", args.data);
         return 2;
     }
-    let config = TuneConfig { epochs: args.epochs, learning_rate: args.lr, seed: args.seed };
+    if !(0.0..=1.0).contains(&args.lambda) || !(args.reg >= 0.0) {
+        errln!("error: --lambda must be in [0, 1] and --reg at least 0");
+        return 2;
+    }
+    let config =
+        TuneConfig { epochs: args.epochs, learning_rate: args.lr, seed: args.seed, lambda: args.lambda, reg: args.reg };
     let mut tuner = Tuner::new(samples, &PARAMS, config);
     errln!(
         "{} training + {} held-out positions ({skipped} lines skipped), K = {:.4}, loaded in {:.1} s",

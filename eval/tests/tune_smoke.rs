@@ -14,7 +14,7 @@ fn tuner_reduces_error_and_repeats() {
     let (samples, skipped) = load_samples(&sample_text());
     assert_eq!(skipped, 0);
     assert_eq!(samples.len(), 1000);
-    let config = TuneConfig { epochs: 5, learning_rate: 1.0, seed: 7 };
+    let config = TuneConfig { epochs: 5, learning_rate: 1.0, seed: 7, ..TuneConfig::default() };
     let run = || {
         let mut t = Tuner::new(samples.clone(), &PARAMS, config.clone());
         assert!(t.k.is_finite() && t.k > 0.01 && t.k < 10.0, "K = {}", t.k);

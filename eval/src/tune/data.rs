@@ -10,8 +10,11 @@ use tetrad_simd::{Color, Position};
 /// One training position: its result and the linear form of its evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// Game result from White's view: 1, 0.5 or 0.
+    /// Training target from White's view: the game result (1, 0.5 or 0),
+    /// or after [`crate::tune::Tuner::new`] its blend with the search score.
     pub result: f64,
+    /// The search score recorded with the position (`ce N;`, White's view, cp).
+    pub search_score: Option<f64>,
     /// Tunable slots used, with White's count minus Black's.
     pub terms: Vec<(u32, i32)>,
     /// Middlegame constant (fixed weights and non-linear parts), White's view.
@@ -29,7 +32,7 @@ impl Sample {
     /// fixed parts); `tunable[slot]` says which slots the tuner owns.
     pub fn new(pos: &Position, result: f64, tunable: &[bool]) -> Sample {
         let (c, _) = crate::coefficients(pos);
-        let mut s = Sample { result, terms: Vec::new(), const_mg: 0.0, const_eg: 0.0, mg_weight: 0.0, eg_weight: 0.0 };
+        let mut s = Sample { result, search_score: None, terms: Vec::new(), const_mg: 0.0, const_eg: 0.0, mg_weight: 0.0, eg_weight: 0.0 };
         if c.draw {
             return s; // score 0 whatever the weights
         }
@@ -74,6 +77,17 @@ fn parse_result(rest: &str) -> Option<f64> {
     }
 }
 
+/// Reads the search score `ce N;` (centipawns, White's view) if the line has one.
+pub fn parse_search_score(line: &str) -> Option<f64> {
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "ce" {
+            return words.next()?.trim_end_matches(';').parse::<i32>().ok().map(f64::from);
+        }
+    }
+    None
+}
+
 /// Parses one line: a FEN (four fields, optionally the two move counters)
 /// followed by a result. `None` for blank, comment or malformed lines.
 pub fn parse_line(line: &str) -> Option<(Position, f64)> {
@@ -103,7 +117,12 @@ pub fn load_samples(text: &str) -> (Vec<Sample>, usize) {
     let tunable = tunable_slots();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let parsed: Vec<Option<Sample>> =
-        lines.par_iter().map(|l| parse_line(l).map(|(pos, r)| Sample::new(&pos, r, &tunable))).collect();
+        lines
+        .par_iter()
+        .map(|l| {
+            parse_line(l).map(|(pos, r)| Sample { search_score: parse_search_score(l), ..Sample::new(&pos, r, &tunable) })
+        })
+        .collect();
     let skipped = parsed.iter().filter(|s| s.is_none()).count();
     (parsed.into_iter().flatten().collect(), skipped)
 }
@@ -134,5 +153,13 @@ mod tests {
         assert_eq!(r("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 10 ; result 0-1"), Some(0.0));
         assert_eq!(r("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"), None);
         assert_eq!(r("garbage line here and more"), None);
+    }
+
+    #[test]
+    fn search_scores() {
+        let l = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1-0\"; ce -34;";
+        assert_eq!(parse_search_score(l), Some(-34.0));
+        assert_eq!(parse_search_score("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - [1.0]"), None);
+        assert_eq!(parse_search_score("x ce ;"), None);
     }
 }

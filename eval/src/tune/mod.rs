@@ -17,5 +17,5 @@
 pub mod data;
 pub mod optimize;
 
-pub use data::{load_samples, parse_line, Sample};
+pub use data::{load_samples, parse_line, parse_search_score, Sample};
 pub use optimize::{fit_k, TuneConfig, Tuner};

@@ -21,12 +21,27 @@ pub struct TuneConfig {
     pub learning_rate: f64,
     /// Seed of the train/validation split.
     pub seed: u64,
+    /// Weight of the game result in the target; the rest goes to the
+    /// recorded search score, `sigmoid(K · ce)` (1 = results only).
+    pub lambda: f64,
+    /// L2 pull of every weight towards its starting value, per cp² (the
+    /// penalty is `reg / 2 · Σ (θ − θ₀)²`). It keeps weights that few
+    /// positions see — most PSQT squares — from wandering on noise.
+    pub reg: f64,
 }
 
 impl Default for TuneConfig {
     fn default() -> TuneConfig {
-        TuneConfig { epochs: 200, learning_rate: 1.0, seed: 1 }
+        TuneConfig { epochs: 200, learning_rate: 1.0, seed: 1, lambda: 1.0, reg: 0.0 }
     }
+}
+
+/// Consecutive samples that stay on the same side of the train/held-out
+/// split: a data file holds whole games in order, and positions of one game
+/// share its result, so a per-position split would leak the held-out games
+/// into training and hide over-fitting.
+fn split_block(n: usize) -> usize {
+    (n / 100).clamp(1, 1024)
 }
 
 #[inline]
@@ -116,13 +131,14 @@ fn gradient(samples: &[Sample], theta: &[f64], k: f64) -> Vec<f64> {
 pub struct Tuner {
     /// Training samples.
     pub train: Vec<Sample>,
-    /// Held-out samples (a tenth, chosen by the seed).
+    /// Held-out samples (a tenth of the blocks, chosen by the seed).
     pub valid: Vec<Sample>,
     /// Current weights, (mg, eg) per slot of [`Params`]; only tunable slots change.
     pub theta: Vec<f64>,
     /// Fitted sigmoid constant.
     pub k: f64,
     config: TuneConfig,
+    theta0: Vec<f64>,
     tunable: Vec<bool>,
     m: Vec<f64>,
     v: Vec<f64>,
@@ -130,18 +146,31 @@ pub struct Tuner {
 }
 
 impl Tuner {
-    /// Splits the samples (seeded shuffle, a tenth held out), starts from
-    /// `start` and fits `K` on the training part.
-    pub fn new(mut samples: Vec<Sample>, start: &Params, config: TuneConfig) -> Tuner {
+    /// Splits the samples (a seeded tenth of the blocks of consecutive
+    /// positions is held out), starts from `start`, fits `K` on the game
+    /// results and then blends the targets with the search scores.
+    pub fn new(samples: Vec<Sample>, start: &Params, config: TuneConfig) -> Tuner {
+        let block = split_block(samples.len());
+        let n_blocks = samples.len().div_ceil(block);
+        let mut order: Vec<usize> = (0..n_blocks).collect();
         let mut seed = config.seed ^ 0x9E37_79B9_7F4A_7C15;
-        for i in (1..samples.len()).rev() {
+        for i in (1..order.len()).rev() {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            samples.swap(i, (seed % (i as u64 + 1)) as usize);
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
         }
-        let n_valid = if samples.len() >= 2 { (samples.len() / 10).max(1) } else { 0 };
-        let valid = samples.split_off(samples.len() - n_valid);
+        let n_valid_blocks = if samples.len() >= 2 { n_blocks.div_ceil(10).min(n_blocks - 1) } else { 0 };
+        let mut held = vec![false; n_blocks];
+        order[..n_valid_blocks].iter().for_each(|&b| held[b] = true);
+        let (mut train, mut valid) = (Vec::new(), Vec::new());
+        for (i, s) in samples.into_iter().enumerate() {
+            if held[i / block] {
+                valid.push(s)
+            } else {
+                train.push(s)
+            }
+        }
         let theta: Vec<f64> = start
             .to_slots()
             .iter()
@@ -150,11 +179,19 @@ impl Tuner {
                 [s.mg() as f64, s.eg() as f64]
             })
             .collect();
-        let k = fit_k(&samples, &theta);
+        let k = fit_k(&train, &theta);
+        if config.lambda < 1.0 {
+            for s in train.iter_mut().chain(valid.iter_mut()) {
+                if let Some(ce) = s.search_score {
+                    s.result = config.lambda * s.result + (1.0 - config.lambda) * sigmoid(k, ce);
+                }
+            }
+        }
         let n = theta.len();
         Tuner {
-            train: samples,
+            train,
             valid,
+            theta0: theta.clone(),
             theta,
             k,
             config,
@@ -187,8 +224,9 @@ impl Tuner {
             if !self.tunable[i / 2] {
                 continue;
             }
-            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g[i];
-            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g[i] * g[i];
+            let g = g[i] + self.config.reg * (self.theta[i] - self.theta0[i]);
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
             let step = self.config.learning_rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-12);
             self.theta[i] = (self.theta[i] - step).clamp(-4000.0, 4000.0);
         }
