@@ -289,7 +289,7 @@ class TestRealMatch(unittest.TestCase):
                 f.write("rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\n")
             proc, summary, games = self.run_match(
                 self.engine("rand1") + self.engine("rand2") +
-                ["--games", "4", "--movetime", "0.02", "--concurrency", "2",
+                ["--games", "4", "--movetime", "0.02", "--time-margin", "1", "--concurrency", "2",
                  "--openings", epd, "--maxmoves", "80", "--sprt", "elo0=0", "elo1=5"], tmp)
             self.assertEqual(summary["games"], 4)
             self.assertEqual(len(games), 4)
