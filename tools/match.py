@@ -352,7 +352,7 @@ def main(argv=None):
                         f.cancel()
                     for proc in list(getattr(executor, "_processes", {}).values()):
                         try:
-                            proc.terminate()
+                            proc.kill()
                         except Exception:
                             pass
                     pending = set()

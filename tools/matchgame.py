@@ -321,9 +321,11 @@ async def _play_game(spec):
 
 
 def _worker_init(debug):
-    # The main process owns interruption; workers finish or are terminated.
+    # The main process owns interruption: a Ctrl-C to the process group, or a
+    # `pkill -f` that also matches the workers' command line, must not kill a
+    # game half-way (the main process kills workers itself on a second one).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=logging.DEBUG if debug else logging.CRITICAL)
     logging.getLogger("chess.engine").setLevel(logging.DEBUG if debug else logging.CRITICAL)
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)

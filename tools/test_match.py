@@ -314,6 +314,11 @@ class TestRealMatch(unittest.TestCase):
             # each opening played once with each engine as white
             self.assertEqual(sorted(len(v) for v in fens.values()), [2, 2])
 
+    @staticmethod
+    def children(pid):
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+        return [int(x) for x in out.split()]
+
     def test_sigterm_prints_summary(self):
         # A runner started as a background job (SIGINT ignored) and stopped
         # with SIGTERM still finishes its running game and prints the summary.
@@ -326,7 +331,9 @@ class TestRealMatch(unittest.TestCase):
             deadline = time.time() + 60
             while time.time() < deadline and (not os.path.exists(pgn) or os.path.getsize(pgn) == 0):
                 time.sleep(0.1)
-            proc.send_signal(signal.SIGTERM)
+            # Like `pkill -f`: the workers (same command line) get it too.
+            for pid in [proc.pid] + self.children(proc.pid):
+                os.kill(pid, signal.SIGTERM)
             out, err = proc.communicate(timeout=120)
             self.assertEqual(proc.returncode, 130, err)
             self.assertIn("stopped early: interrupted", out)
