@@ -41,6 +41,10 @@ pub fn run(args: &TuneArgs) -> i32 {
     if args.threads > 0 {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build_global();
     }
+    if !(0.0..=1.0).contains(&args.lambda) || !(args.reg >= 0.0) {
+        errln!("error: --lambda must be in [0, 1] and --reg at least 0");
+        return 2;
+    }
     let text = match std::fs::read_to_string(&args.data) {
         Ok(t) => t,
         Err(e) => {
@@ -52,10 +56,6 @@ pub fn run(args: &TuneArgs) -> i32 {
     let (samples, skipped) = load_samples(&text);
     if samples.len() < 2 {
         errln!("error: {} has fewer than two usable positions ({skipped} lines skipped)", args.data);
-        return 2;
-    }
-    if !(0.0..=1.0).contains(&args.lambda) || !(args.reg >= 0.0) {
-        errln!("error: --lambda must be in [0, 1] and --reg at least 0");
         return 2;
     }
     let config =

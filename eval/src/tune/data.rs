@@ -116,8 +116,7 @@ pub fn parse_line(line: &str) -> Option<(Position, f64)> {
 pub fn load_samples(text: &str) -> (Vec<Sample>, usize) {
     let tunable = tunable_slots();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let parsed: Vec<Option<Sample>> =
-        lines
+    let parsed: Vec<Option<Sample>> = lines
         .par_iter()
         .map(|l| {
             parse_line(l).map(|(pos, r)| Sample { search_score: parse_search_score(l), ..Sample::new(&pos, r, &tunable) })
