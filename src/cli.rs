@@ -44,7 +44,7 @@ pub enum Command {
 pub enum GenChoice {
     /// The generator that walks the 4-bit CCR directly.
     Ccr,
-    /// The generator on bitboards converted from the CCR (PEXT sliders).
+    /// The generator on bitboards converted from the CCR (PEXT or magic sliders).
     Bitboard,
 }
 

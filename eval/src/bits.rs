@@ -2,9 +2,7 @@
 
 use tetrad_simd::Color;
 
-/// Slider attacks as the evaluation uses them: the one place to switch to the
-/// fastest implementation `tetrad_simd` offers (PEXT tables once the bitboard
-/// generator's `bitgen::sliders` is on main: measured ~70 ns/eval faster).
+/// Slider attacks as the evaluation uses them (the tables of `tetrad_simd::attacks`).
 pub use tetrad_simd::attacks::{bishop_attacks, queen_attacks, rook_attacks};
 
 /// The a-file.

@@ -3,7 +3,7 @@
 //! The node state stays the 64-byte CCR [`Position`]; each call converts the
 //! board with [`ccr_to_bitboards`] (a few nanoseconds with the SIMD kernels)
 //! and then generates set-wise: pawns by shifting whole sets, pieces by
-//! attack-set lookups (PEXT tables, see [`sliders`]), and legality the usual
+//! attack-set lookups (PEXT or magic tables, see [`crate::attacks`]), and legality the usual
 //! way — checkers and a check mask, pinned pieces confined to the line
 //! through their king, king destinations tested with the king lifted off the
 //! board, en passant by testing the king after the capture.
@@ -12,8 +12,6 @@
 //! [`king_info`] with the same [`GenType`] stages and the same [`KingInfo`],
 //! plus [`count_moves`] (bulk counting without a list), [`attackers_to`],
 //! [`in_check`] and a single-move [`is_legal`].
-
-pub mod sliders;
 
 mod legal;
 
@@ -25,7 +23,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, PieceType, Square};
-use sliders::{sliders, Sliders};
+use crate::attacks::{sliders, Sliders};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
