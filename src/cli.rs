@@ -73,12 +73,24 @@ pub struct PerftArgs {
     pub r#gen: GenChoice,
 }
 
+/// Output format of `tetrad datagen`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// Binary 40-byte records in numbered shards inside the `--out` directory (for `train`).
+    Bin,
+    /// One text file of `FEN c9 "1-0"; ce 34;` lines (for `tune`).
+    Epd,
+}
+
 /// Arguments of `tetrad datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// Output file (EPD-like lines: `FEN c9 "1-0"; ce 34;`).
+    /// Output: a directory of shards (`--format bin`) or a file (`--format epd`).
     #[arg(long)]
     pub out: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Bin)]
+    pub format: DataFormat,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
@@ -94,6 +106,13 @@ pub struct DatagenArgs {
     /// Random legal plies played after the book position.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Games per shard (`--format bin`).
+    #[arg(long, default_value_t = 250)]
+    pub shard_games: usize,
+    /// Go on with an interrupted run in `--out`: make only the missing shards
+    /// (the other arguments must match the run's `datagen.txt`; `--games` may grow).
+    #[arg(long)]
+    pub resume: bool,
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

@@ -12,6 +12,7 @@
 
 pub mod attack_map;
 pub mod bits;
+pub mod dataset;
 pub mod endgame;
 pub mod eval;
 pub mod params;

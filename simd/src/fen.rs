@@ -178,6 +178,20 @@ fn parse_clock(field: Option<&str>, default: u16, min: u16) -> Result<u16, FenEr
     }
 }
 
+/// The castling field of a FEN (`KQkq` order, `-` for none).
+fn castling_text(c: CastleRights) -> String {
+    let mut s = String::new();
+    for (bit, ch) in [(CastleRights::WK, 'K'), (CastleRights::WQ, 'Q'), (CastleRights::BK, 'k'), (CastleRights::BQ, 'q')] {
+        if c.has(bit) {
+            s.push(ch);
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
 impl Position {
     /// Reads a FEN (4 to 6 fields; missing clocks default to `0 1`).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -201,6 +215,35 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         Ok(Position::from_parts(ccr, stm, castling, ep, halfmove, fullmove, kings))
+    }
+
+    /// Builds a position from a board and state with the same checks as
+    /// [`Position::from_fen`] (for binary formats that store the CCR itself).
+    pub fn from_board(
+        ccr: Ccr,
+        stm: Color,
+        castling: CastleRights,
+        ep: Option<Square>,
+        halfmove: u16,
+        fullmove: u16,
+    ) -> Result<Position, FenError> {
+        for c in ccr.0 {
+            if Piece::from_code(c & 15).is_none() && c & 15 != 0 || Piece::from_code(c >> 4).is_none() && c >> 4 != 0 {
+                return Err(FenError::BadPieceChar('?'));
+            }
+        }
+        let kings = check_material(&ccr)?;
+        let text = castling_text(castling);
+        let castling = parse_castling(&text, &ccr)?;
+        let ep_text = ep.map_or("-".to_string(), |e| e.to_string());
+        let ep = parse_ep(&ep_text, &ccr, stm)?;
+        if halfmove > 9999 || fullmove > 9999 {
+            return Err(FenError::BadClock(format!("{halfmove} {fullmove}")));
+        }
+        if is_attacked(&ccr, kings[stm.flip().index()], stm, None) {
+            return Err(FenError::OpponentInCheck);
+        }
+        Ok(Position::from_parts(ccr, stm, castling, ep, halfmove, fullmove.max(1), kings))
     }
 
     /// Writes the position as FEN (en passant only where a capture is possible).
@@ -230,15 +273,7 @@ impl Position {
         s.push(' ');
         s.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
         s.push(' ');
-        let c = self.castling();
-        if c.0 == 0 {
-            s.push('-');
-        }
-        for (bit, ch) in [(CastleRights::WK, 'K'), (CastleRights::WQ, 'Q'), (CastleRights::BK, 'k'), (CastleRights::BQ, 'q')] {
-            if c.has(bit) {
-                s.push(ch);
-            }
-        }
+        s.push_str(&castling_text(self.castling()));
         s.push(' ');
         match self.ep_square() {
             Some(e) => s.push_str(&e.to_string()),
