@@ -6,21 +6,22 @@
 //! positions go through the engine's lazy-SMP pool, for nps and
 //! time-to-depth figures across thread counts.
 
+use tetrad_eval::EvalConfig;
 use tetrad_search::bench::{run_bench, run_bench_threads, BENCH_DEPTH};
 
 /// Runs the bench and prints per-position lines and the total.
-pub fn run(depth: Option<i32>, threads: Option<usize>, hash_mb: Option<usize>) -> i32 {
+pub fn run(depth: Option<i32>, threads: Option<usize>, hash_mb: Option<usize>, eval: &EvalConfig) -> i32 {
     let depth = depth.unwrap_or(BENCH_DEPTH).clamp(1, 64);
     let hash = hash_mb.unwrap_or(16).clamp(1, 65536);
     let Some(threads) = threads else {
-        let (nodes, secs) = run_bench(depth, hash, |line| {
+        let (nodes, secs) = run_bench(depth, hash, eval, |line| {
             outln!("position {:2} nodes {:10} bestmove {}", line.index, line.nodes, line.best);
         });
         outln!("{nodes} nodes {} nps", (nodes as f64 / secs.max(1e-9)) as u64);
         return 0;
     };
     let threads = threads.clamp(1, 256);
-    let (nodes, secs) = run_bench_threads(depth, threads, hash, |line| {
+    let (nodes, secs) = run_bench_threads(depth, threads, hash, eval, |line| {
         outln!("position {:2} nodes {:10} bestmove {} time {:.3} s", line.index, line.nodes, line.best, line.secs);
     });
     outln!("threads {threads} depth {depth} hash {hash} MB: time to depth {secs:.3} s");

@@ -28,6 +28,9 @@ pub enum Command {
         /// Hash table size in MiB (default 16).
         #[arg(long)]
         hash: Option<usize>,
+        /// Evaluation (default: the engine's default).
+        #[arg(long, value_enum)]
+        eval: Option<EvalChoice>,
     },
     /// Self-play games at a fixed node budget, writing labelled quiet positions for `tune`.
     Datagen(DatagenArgs),
@@ -37,6 +40,30 @@ pub enum Command {
     Eval(crate::eval_cmd::EvalArgs),
     /// Fit the evaluation weights to game results (Texel tuning).
     Tune(crate::tune_cmd::TuneArgs),
+    /// Train the evaluation network on `datagen` shards.
+    Train(crate::train_cmd::TrainArgs),
+}
+
+/// Which evaluation a command uses.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The hand-written evaluation.
+    Hce,
+    /// The built-in network.
+    Nnue,
+}
+
+impl EvalChoice {
+    /// The evaluation configuration: the built-in network either way; `None` is the engine's default.
+    pub fn config(choice: Option<EvalChoice>) -> tetrad_eval::EvalConfig {
+        let mut cfg = tetrad_eval::EvalConfig::default();
+        match choice {
+            Some(EvalChoice::Hce) => cfg.kind = tetrad_eval::EvalKind::Hce,
+            Some(EvalChoice::Nnue) => cfg.kind = tetrad_eval::EvalKind::Nnue,
+            None => {}
+        }
+        cfg
+    }
 }
 
 /// Which legal move generator perft uses.
@@ -116,4 +143,7 @@ pub struct DatagenArgs {
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Evaluation of the players (default: the engine's default).
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalChoice>,
 }

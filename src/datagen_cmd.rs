@@ -13,7 +13,8 @@
 //! binary format writes games `[k·G, (k+1)·G)` to shard `k`; `--resume`
 //! makes only the shards that are missing.
 
-use crate::cli::{DataFormat, DatagenArgs};
+use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
+use tetrad_eval::EvalConfig;
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -68,7 +69,7 @@ fn has_winning_capture(pos: &Position) -> bool {
 }
 
 /// Plays one game from `start` at `nodes` per move.
-fn play_game(start: Position, nodes: u64, worker: &mut Worker) -> Game {
+fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker) -> Game {
     let tt = Arc::new(TranspositionTable::new(4));
     worker.clear();
     let mut pos = start;
@@ -97,6 +98,7 @@ fn play_game(start: Position, nodes: u64, worker: &mut Worker) -> Game {
             tt: Arc::clone(&tt),
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
+            eval: eval.clone(),
         };
         tt.new_search();
         let r = worker.search(&job);
@@ -139,12 +141,13 @@ fn game_start(args: &DatagenArgs, book: &[String], g: usize) -> Option<Position>
 
 /// Plays games `range` on the rayon pool; results in game order.
 fn play_range(args: &DatagenArgs, book: &[String], range: std::ops::Range<usize>) -> Vec<Game> {
+    let eval = EvalChoice::config(args.eval);
     range
         .into_par_iter()
         .map_init(
             || Worker::new(0),
             |worker, g| match game_start(args, book, g) {
-                Some(pos) => play_game(pos, args.nodes, worker),
+                Some(pos) => play_game(pos, args.nodes, &eval, worker),
                 None => Game { positions: Vec::new(), result: GameResult::Draw },
             },
         )
@@ -156,15 +159,19 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
 }
 
-/// The arguments a shard's content depends on (everything but games and threads).
+/// The arguments a shard's content depends on (everything but games and
+/// threads; the evaluation is named only when it is not the hand-written one,
+/// which runs made before the network existed used).
 fn manifest(args: &DatagenArgs, book_text: &str) -> String {
+    let kind = EvalChoice::config(args.eval).kind;
+    let eval = if kind == tetrad_eval::EvalKind::Hce { String::new() } else { format!("eval {}\n", kind.name()) };
     format!(
-        "tetrad datagen v1\nseed {}\nnodes {}\nrandom-plies {}\nshard-games {}\nbook-fnv {:016x}\n",
+        "tetrad datagen v1\nseed {}\nnodes {}\nrandom-plies {}\nshard-games {}\nbook-fnv {:016x}\n{eval}",
         args.seed,
         args.nodes,
         args.random_plies,
         args.shard_games,
-        fnv(book_text.as_bytes())
+        fnv(book_text.as_bytes()),
     )
 }
 

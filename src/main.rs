@@ -9,6 +9,7 @@ mod eval_cmd;
 mod options;
 mod parse;
 mod perft_cmd;
+mod train_cmd;
 mod tune_cmd;
 mod uci;
 #[cfg(test)]
@@ -23,11 +24,12 @@ fn main() {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth, threads, hash } => bench_cmd::run(depth, threads, hash),
+        cli::Command::Bench { depth, threads, hash, eval } => bench_cmd::run(depth, threads, hash, &cli::EvalChoice::config(eval)),
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Datagen(a) => datagen_cmd::run(&a),
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),
+        cli::Command::Train(a) => train_cmd::run(&a),
     };
     std::process::exit(code);
 }

@@ -25,13 +25,33 @@ pub enum EngineOption {
         /// Option name.
         name: &'static str,
     },
+    /// One of a fixed set of words.
+    Combo {
+        /// Option name.
+        name: &'static str,
+        /// Default value.
+        default: &'static str,
+        /// The allowed values.
+        values: &'static [&'static str],
+    },
+    /// Free text (a path).
+    Text {
+        /// Option name.
+        name: &'static str,
+        /// Default value.
+        default: &'static str,
+    },
 }
 
 impl EngineOption {
     /// The option's name.
     pub fn name(&self) -> &'static str {
         match self {
-            EngineOption::Spin { name, .. } | EngineOption::Check { name, .. } | EngineOption::Button { name } => name,
+            EngineOption::Spin { name, .. }
+            | EngineOption::Check { name, .. }
+            | EngineOption::Button { name }
+            | EngineOption::Combo { name, .. }
+            | EngineOption::Text { name, .. } => name,
         }
     }
 
@@ -43,6 +63,11 @@ impl EngineOption {
             }
             EngineOption::Check { name, default } => format!("option name {name} type check default {default}"),
             EngineOption::Button { name } => format!("option name {name} type button"),
+            EngineOption::Combo { name, default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!("option name {name} type combo default {default} {}", vars.join(" "))
+            }
+            EngineOption::Text { name, default } => format!("option name {name} type string default {default}"),
         }
     }
 }
@@ -55,4 +80,15 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Spin { name: "Move Overhead", default: 30, min: 0, max: 5000 },
     EngineOption::Spin { name: "MultiPV", default: 1, min: 1, max: 256 },
     EngineOption::Check { name: "Ponder", default: false },
+    EngineOption::Combo { name: "Eval", default: DEFAULT_EVAL, values: &["hce", "nnue"] },
+    EngineOption::Text { name: "EvalFile", default: BUILTIN_NET },
 ];
+
+/// The `Eval` option's default: the engine's default evaluation.
+pub const DEFAULT_EVAL: &str = match tetrad_eval::EvalKind::DEFAULT {
+    tetrad_eval::EvalKind::Hce => "hce",
+    tetrad_eval::EvalKind::Nnue => "nnue",
+};
+
+/// `EvalFile` value meaning the network compiled into the engine.
+pub const BUILTIN_NET: &str = "<built-in>";

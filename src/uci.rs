@@ -111,11 +111,16 @@ impl Uci {
             }
             "quit" => return false,
             "d" => emit(&self.position.to_string()),
-            "eval" => emit(&format!("info string eval {}", tetrad_eval::Evaluator::new().evaluate(&self.position))),
+            "eval" => {
+                let cfg = self.engine.eval_config();
+                let hce = tetrad_eval::evaluate_uncached(&self.position);
+                let nnue = tetrad_eval::evaluate_nnue_uncached(&self.position, &cfg.net);
+                emit(&format!("info string eval hce {hce} nnue {nnue} (side to move; in use: {})", cfg.kind.name()));
+            }
             "perft" => self.cmd_perft(rest),
             "bench" => {
                 self.stop_and_wait();
-                crate::bench_cmd::run(None, None, None);
+                crate::bench_cmd::run(None, None, None, &self.engine.eval_config().clone());
             }
             "debug" | "register" => {}
             _ => emit(&format!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>())),
@@ -195,6 +200,23 @@ impl Uci {
         };
         match opt {
             EngineOption::Button { .. } => self.engine.clear_hash(),
+            EngineOption::Combo { name, values, .. } => {
+                let v = value.unwrap_or("").to_ascii_lowercase();
+                if !values.contains(&v.as_str()) {
+                    emit(&format!("info string error: option '{name}' needs one of: {}", values.join(", ")));
+                    return;
+                }
+                if *name == "Eval" {
+                    let mut cfg = self.engine.eval_config().clone();
+                    cfg.kind = tetrad_eval::EvalKind::parse(&v).unwrap_or(cfg.kind);
+                    self.engine.set_eval_config(cfg);
+                }
+            }
+            EngineOption::Text { name, .. } => {
+                if *name == "EvalFile" {
+                    self.set_eval_file(value.unwrap_or(""));
+                }
+            }
             EngineOption::Check { name, .. } => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") | Some("false") => {
                     if name.eq_ignore_ascii_case("Ponder") {
@@ -222,6 +244,26 @@ impl Uci {
                 }
             }
         }
+    }
+
+    /// Loads a network file; the built-in one for `<built-in>` or an empty value.
+    /// A bad file is reported and the current network stays.
+    fn set_eval_file(&mut self, path: &str) {
+        let net = if path.is_empty() || path == crate::options::BUILTIN_NET || path == "<empty>" {
+            std::sync::Arc::clone(tetrad_eval::nnue::default_network())
+        } else {
+            match tetrad_eval::nnue::Network::load(std::path::Path::new(path)) {
+                Ok(n) => std::sync::Arc::new(n),
+                Err(e) => {
+                    emit(&format!("info string error: EvalFile {e}; keeping the current network"));
+                    return;
+                }
+            }
+        };
+        let mut cfg = self.engine.eval_config().clone();
+        cfg.net = net;
+        self.engine.set_eval_config(cfg);
+        emit(&format!("info string EvalFile {} loaded", if path.is_empty() { crate::options::BUILTIN_NET } else { path }));
     }
 
     fn cmd_perft(&mut self, args: &str) {

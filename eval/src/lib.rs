@@ -15,10 +15,12 @@ pub mod bits;
 pub mod dataset;
 pub mod endgame;
 pub mod eval;
+pub mod nnue;
 pub mod params;
 pub mod pawns;
 pub mod score;
 pub mod trace;
+pub mod train;
 pub mod tune;
 pub mod weights;
 
@@ -27,33 +29,154 @@ pub use params::{Params, Term};
 pub use score::{Score, S};
 pub use trace::{Coeffs, Trace};
 
+use nnue::{Network, NnueCache};
 use pawns::PawnTable;
-use tetrad_simd::Position;
-use trace::NoTrace;
+use std::sync::Arc;
+use tetrad_simd::{ccr_to_bitboards, Bitboards, Position};
+use trace::{NoTrace, EVAL_LIMIT};
 use weights::PARAMS;
 
-/// A per-thread evaluator (owns the pawn hash table).
-#[derive(Clone, Default)]
+/// Which evaluation the engine uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EvalKind {
+    /// The hand-written evaluation ([`eval`], weights in [`weights`]).
+    Hce,
+    /// The network ([`nnue`]).
+    Nnue,
+}
+
+impl EvalKind {
+    /// The engine's default.
+    pub const DEFAULT: EvalKind = EvalKind::Hce;
+
+    /// Parses `hce` or `nnue` (any case).
+    pub fn parse(s: &str) -> Option<EvalKind> {
+        match s.to_ascii_lowercase().as_str() {
+            "hce" => Some(EvalKind::Hce),
+            "nnue" => Some(EvalKind::Nnue),
+            _ => None,
+        }
+    }
+
+    /// The option value: `hce` or `nnue`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Hce => "hce",
+            EvalKind::Nnue => "nnue",
+        }
+    }
+}
+
+/// The evaluation choice shared by every search thread.
+#[derive(Clone, Debug)]
+pub struct EvalConfig {
+    /// Hand-written or network.
+    pub kind: EvalKind,
+    /// The network (used when `kind` is [`EvalKind::Nnue`]).
+    pub net: Arc<Network>,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig { kind: EvalKind::DEFAULT, net: Arc::clone(nnue::default_network()) }
+    }
+}
+
+/// Plies of first-layer cache slots a search thread keeps (the deepest ply the search reaches and some).
+const NNUE_CACHE_PLIES: usize = 136;
+
+/// A per-thread evaluator: the pawn hash of the hand-written evaluation and
+/// the first-layer cache of the network.
+#[derive(Clone)]
 pub struct Evaluator {
     pawns: PawnTable,
+    kind: EvalKind,
+    nnue: NnueCache,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::with_config(&EvalConfig::default())
+    }
 }
 
 impl Evaluator {
-    /// A fresh evaluator with an empty pawn hash table.
+    /// A fresh evaluator with the default configuration.
     pub fn new() -> Evaluator {
-        Evaluator { pawns: PawnTable::new() }
+        Evaluator::default()
+    }
+
+    /// A fresh evaluator with the given configuration.
+    pub fn with_config(cfg: &EvalConfig) -> Evaluator {
+        Evaluator { pawns: PawnTable::new(), kind: cfg.kind, nnue: NnueCache::new(Arc::clone(&cfg.net), NNUE_CACHE_PLIES) }
+    }
+
+    /// Adopts a configuration (keeps the caches when nothing changes).
+    pub fn configure(&mut self, cfg: &EvalConfig) {
+        self.kind = cfg.kind;
+        if !Arc::ptr_eq(self.nnue.network(), &cfg.net) {
+            self.nnue.set_network(Arc::clone(&cfg.net));
+        }
+    }
+
+    /// The evaluation in use.
+    pub fn kind(&self) -> EvalKind {
+        self.kind
     }
 
     /// Clears caches (new game).
     pub fn clear(&mut self) {
         self.pawns.clear();
+        self.nnue.clear();
     }
 
     /// Static evaluation in centipawns from the side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        eval::evaluate(pos, Some(&mut self.pawns), &PARAMS, &mut NoTrace)
+        self.evaluate_at(pos, 0)
     }
+
+    /// Static evaluation of a node at `ply` (the network's cache keeps one slot per ply).
+    #[inline]
+    pub fn evaluate_at(&mut self, pos: &Position, ply: usize) -> i32 {
+        match self.kind {
+            EvalKind::Hce => eval::evaluate(pos, Some(&mut self.pawns), &PARAMS, &mut NoTrace),
+            EvalKind::Nnue => {
+                let bb = ccr_to_bitboards(pos.ccr());
+                self.evaluate_nnue(pos, &bb, ply)
+            }
+        }
+    }
+
+    /// The network's evaluation of a node from its bitboards.
+    #[inline]
+    pub fn evaluate_nnue(&mut self, pos: &Position, bb: &Bitboards, ply: usize) -> i32 {
+        if endgame::insufficient_material(bb) {
+            return 0;
+        }
+        nnue_finish(self.nnue.evaluate(bb, pos.side_to_move(), ply), pos)
+    }
+
+    /// How the network's evaluations were made since the last [`Evaluator::clear`].
+    pub fn nnue_stats(&self) -> nnue::cache::CacheStats {
+        self.nnue.stats
+    }
+}
+
+/// The network's evaluation of `pos` without any cache (same result as [`Evaluator::evaluate`] with the network).
+pub fn evaluate_nnue_uncached(pos: &Position, net: &Network) -> i32 {
+    let bb = ccr_to_bitboards(pos.ccr());
+    if endgame::insufficient_material(&bb) {
+        return 0;
+    }
+    nnue_finish(net.evaluate(&bb, pos.side_to_move()), pos)
+}
+
+/// The network's output made into the engine's score: it drifts towards a
+/// draw as the fifty-move counter runs, and stays within ±[`EVAL_LIMIT`].
+#[inline]
+fn nnue_finish(v: i32, pos: &Position) -> i32 {
+    (v * (200 - pos.halfmove_clock().min(100) as i32) / 200).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Evaluation without any cache (same result as [`Evaluator::evaluate`]).

@@ -129,7 +129,7 @@ impl Worker {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return self.eval.evaluate(pos);
+                return self.eval.evaluate_at(pos, ply);
             }
             // Step 2. Mate distance pruning.
             alpha = alpha.max(-MATE + ply as i32);
@@ -157,7 +157,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+            tt_entry.map_or_else(|| self.eval.evaluate_at(pos, ply), |e| e.eval)
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -396,7 +396,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(pos);
+            return self.eval.evaluate_at(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         let tt_entry = self.tt.probe(pos.key());
@@ -414,7 +414,7 @@ impl Worker {
             static_eval = -INFINITY;
             best_score = -INFINITY;
         } else {
-            static_eval = tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
+            static_eval = tt_entry.map_or_else(|| self.eval.evaluate_at(pos, ply), |e| e.eval);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;

@@ -4,6 +4,7 @@
 //! Positions: 20 openings after 8 moves (book_8moves_v3), 15 middlegames from
 //! Win At Chess and 15 endgames from the Eigenmann Endgame Test.
 
+use tetrad_eval::EvalConfig;
 use crate::limits::Limits;
 use crate::worker::{SearchJob, SearchShared, Worker};
 use crate::{Engine, TranspositionTable};
@@ -80,9 +81,9 @@ pub struct BenchLine {
     pub secs: f64,
 }
 
-/// Runs the bench at `depth` with a `hash_mb` table, calling `report` per position;
-/// returns total nodes and elapsed seconds.
-pub fn run_bench(depth: i32, hash_mb: usize, mut report: impl FnMut(&BenchLine)) -> (u64, f64) {
+/// Runs the bench at `depth` with a `hash_mb` table and evaluation `eval`,
+/// calling `report` per position; returns total nodes and elapsed seconds.
+pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl FnMut(&BenchLine)) -> (u64, f64) {
     let mut total = 0;
     let start = Instant::now();
     let mut worker = Worker::new(0);
@@ -100,6 +101,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, mut report: impl FnMut(&BenchLine))
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
+            eval: eval.clone(),
         };
         let t = Instant::now();
         let result = worker.search(&job);
@@ -115,8 +117,15 @@ pub fn run_bench(depth: i32, hash_mb: usize, mut report: impl FnMut(&BenchLine))
 /// threads' histories before each position (like `ucinewgame`). Returns total
 /// nodes and the summed search time in seconds: the time to reach `depth` on
 /// every position. With several threads the node counts are not reproducible.
-pub fn run_bench_threads(depth: i32, threads: usize, hash_mb: usize, mut report: impl FnMut(&BenchLine)) -> (u64, f64) {
+pub fn run_bench_threads(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    eval: &EvalConfig,
+    mut report: impl FnMut(&BenchLine),
+) -> (u64, f64) {
     let mut engine = Engine::new(threads, hash_mb);
+    engine.set_eval_config(eval.clone());
     engine.ensure_ready();
     let mut total = 0;
     let mut secs = 0.0;

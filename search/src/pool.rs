@@ -79,6 +79,7 @@ pub struct Engine {
     busy: Arc<Busy>,
     shared: Arc<SearchShared>,
     stop_requested: Arc<AtomicBool>,
+    eval: tetrad_eval::EvalConfig,
 }
 
 impl Engine {
@@ -93,6 +94,7 @@ impl Engine {
             busy: Arc::new(Busy::default()),
             shared: Arc::new(SearchShared::new(1)),
             stop_requested: Arc::new(AtomicBool::new(false)),
+            eval: tetrad_eval::EvalConfig::default(),
         };
         e.spawn(threads.max(1));
         e
@@ -180,6 +182,22 @@ impl Engine {
         }
     }
 
+    /// The evaluation searches use.
+    pub fn eval_config(&self) -> &tetrad_eval::EvalConfig {
+        &self.eval
+    }
+
+    /// Changes the evaluation (waits for a running search); the table is
+    /// cleared, since its stored evaluations come from the old one.
+    pub fn set_eval_config(&mut self, cfg: tetrad_eval::EvalConfig) {
+        self.wait();
+        let same = cfg.kind == self.eval.kind && Arc::ptr_eq(&cfg.net, &self.eval.net);
+        self.eval = cfg;
+        if !same {
+            self.tt.clear();
+        }
+    }
+
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.busy.get()
@@ -195,7 +213,7 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info });
+        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone() });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));

@@ -65,6 +65,8 @@ pub struct SearchJob {
     pub shared: Arc<SearchShared>,
     /// Print UCI `info` lines (main thread only).
     pub print_info: bool,
+    /// The evaluation to use.
+    pub eval: tetrad_eval::EvalConfig,
 }
 
 /// What a thread found.
@@ -216,6 +218,7 @@ impl Worker {
     pub fn search(&mut self, job: &SearchJob) -> ThreadResult {
         self.tt = Arc::clone(&job.tt);
         self.shared = Arc::clone(&job.shared);
+        self.eval.configure(&job.eval);
         self.single_thread = job.shared.nodes.len() == 1;
         self.nodes = 0;
         self.stopped = false;

@@ -1,0 +1,223 @@
+//! The float network the trainer fits, one position's forward and backward
+//! pass, and quantisation into the engine's integer [`Network`].
+
+use crate::dataset::Record;
+use crate::nnue::{bucket, feature, Network, BUCKETS, HIDDEN, INPUTS, PIECE_CODES, QA, QB};
+use tetrad_simd::{ccr_to_bitboards, Color, PieceType};
+
+/// Float weights are kept within ±this, so they quantise into the integer ranges.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// Float parameters: the same shapes as [`Network`].
+#[derive(Clone, PartialEq, Debug)]
+pub struct Model {
+    /// First layer, `w1[feature * HIDDEN + neuron]`.
+    pub w1: Vec<f32>,
+    /// First-layer bias.
+    pub b1: Vec<f32>,
+    /// Output weights, `w2[bucket * 2 * HIDDEN + i]` (side to move first).
+    pub w2: Vec<f32>,
+    /// Output bias per bucket.
+    pub b2: Vec<f32>,
+}
+
+/// One training position, decoded: the active features of both perspectives.
+#[derive(Clone, Copy)]
+pub struct Sample {
+    /// Feature indices: `[0]` White's perspective, `[1]` Black's.
+    pub feats: [[u16; 32]; 2],
+    /// Number of features (pieces).
+    pub n: u8,
+    /// Side to move is Black.
+    pub black: bool,
+    /// Output bucket.
+    pub bucket: u8,
+    /// Target expected score for the side to move, 0..1.
+    pub target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Decodes a record: bitboards from its CCR (the SIMD kernel), features
+/// from the bitboards; target = `wdl`·result + (1 − `wdl`)·sigmoid(score / 400).
+pub fn sample(rec: &Record, wdl: f32) -> Sample {
+    let bb = ccr_to_bitboards(&rec.ccr());
+    let mut s = Sample { feats: [[0; 32]; 2], n: 0, black: rec.side_to_move() == Color::Black, bucket: 0, target: 0.0 };
+    let mut n = 0usize;
+    for code in PIECE_CODES {
+        let color = if code & 8 == 0 { Color::White } else { Color::Black };
+        let kind = PieceType::from_bits(code & 7).unwrap_or(PieceType::Pawn);
+        let mut set = bb.by_code[code as usize];
+        while set != 0 && n < 32 {
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            s.feats[0][n] = feature(Color::White, color, kind, sq) as u16;
+            s.feats[1][n] = feature(Color::Black, color, kind, sq) as u16;
+            n += 1;
+        }
+    }
+    s.n = n as u8;
+    s.bucket = bucket(n as u32) as u8;
+    let white_result = rec.result().white_score();
+    let white_score = sigmoid(rec.score as f32 / crate::nnue::SCALE as f32);
+    let white_target = wdl * white_result + (1.0 - wdl) * white_score;
+    s.target = if s.black { 1.0 - white_target } else { white_target };
+    s
+}
+
+/// Scratch space of one forward/backward pass.
+pub struct Scratch {
+    acc: [Vec<f32>; 2],
+    grad: [Vec<f32>; 2],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch { acc: [vec![0.0; HIDDEN], vec![0.0; HIDDEN]], grad: [vec![0.0; HIDDEN], vec![0.0; HIDDEN]] }
+    }
+}
+
+impl Model {
+    /// All zeros (also the shape of a gradient).
+    pub fn zeros() -> Model {
+        Model { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; BUCKETS * 2 * HIDDEN], b2: vec![0.0; BUCKETS] }
+    }
+
+    /// Seeded uniform initialisation (±1/√fan-in).
+    pub fn random(seed: u64) -> Model {
+        let mut state = seed | 1;
+        let mut uniform = |scale: f32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        let mut m = Model::zeros();
+        let s1 = 1.0 / (INPUTS as f32).sqrt();
+        m.w1.iter_mut().for_each(|w| *w = uniform(s1));
+        let s2 = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        m.w2.iter_mut().for_each(|w| *w = uniform(s2));
+        m
+    }
+
+    /// The parameter arrays in a fixed order.
+    pub fn parts(&self) -> [&[f32]; 4] {
+        [&self.w1, &self.b1, &self.w2, &self.b2]
+    }
+
+    /// The parameter arrays, mutable, in the order of [`Model::parts`].
+    pub fn parts_mut(&mut self) -> [&mut [f32]; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
+
+    /// Sets every value to zero (reusing the memory).
+    pub fn clear(&mut self) {
+        for p in self.parts_mut() {
+            p.fill(0.0);
+        }
+    }
+
+    /// Adds `other` into `self`.
+    pub fn add(&mut self, other: &Model) {
+        for (a, b) in self.parts_mut().into_iter().zip(other.parts()) {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+    }
+
+    /// First-layer sums of both perspectives into `scratch.acc`.
+    fn accumulate(&self, s: &Sample, scratch: &mut Scratch) {
+        for p in 0..2 {
+            let acc = &mut scratch.acc[p];
+            acc.copy_from_slice(&self.b1);
+            for &f in &s.feats[p][..s.n as usize] {
+                let row = &self.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            }
+        }
+    }
+
+    /// The raw output (win-probability logit) for the side to move.
+    fn output(&self, s: &Sample, scratch: &Scratch) -> f32 {
+        let us = usize::from(s.black);
+        let w2 = &self.w2[s.bucket as usize * 2 * HIDDEN..(s.bucket as usize + 1) * 2 * HIDDEN];
+        let mut out = self.b2[s.bucket as usize];
+        for (half, p) in [us, 1 - us].into_iter().enumerate() {
+            let w = &w2[half * HIDDEN..(half + 1) * HIDDEN];
+            out += scratch.acc[p].iter().zip(w).map(|(&a, &w)| {
+                let c = a.clamp(0.0, 1.0);
+                c * c * w
+            }).sum::<f32>();
+        }
+        out
+    }
+
+    /// Loss of one sample, without gradients.
+    pub fn loss(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        self.accumulate(s, scratch);
+        let e = sigmoid(self.output(s, scratch)) - s.target;
+        e * e
+    }
+
+    /// Centipawns the float model gives the side to move.
+    pub fn evaluate(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        self.accumulate(s, scratch);
+        self.output(s, scratch) * crate::nnue::SCALE as f32
+    }
+
+    /// One sample's loss; adds its gradient into `grad`.
+    pub fn backward(&self, s: &Sample, grad: &mut Model, scratch: &mut Scratch) -> f32 {
+        self.accumulate(s, scratch);
+        let pred = sigmoid(self.output(s, scratch));
+        let err = pred - s.target;
+        let d = 2.0 * err * pred * (1.0 - pred);
+        let b = s.bucket as usize;
+        let us = usize::from(s.black);
+        let w2 = &self.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let g2 = &mut grad.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        grad.b2[b] += d;
+        for (half, p) in [us, 1 - us].into_iter().enumerate() {
+            let (acc, dacc) = (&scratch.acc[p], &mut scratch.grad[p]);
+            let w = &w2[half * HIDDEN..(half + 1) * HIDDEN];
+            let g = &mut g2[half * HIDDEN..(half + 1) * HIDDEN];
+            for i in 0..HIDDEN {
+                let a = acc[i];
+                let c = a.clamp(0.0, 1.0);
+                g[i] += d * c * c;
+                dacc[i] = if a > 0.0 && a < 1.0 { d * w[i] * 2.0 * a } else { 0.0 };
+            }
+        }
+        for p in 0..2 {
+            let dacc = &scratch.grad[p];
+            grad.b1.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
+            for &f in &s.feats[p][..s.n as usize] {
+                let row = &mut grad.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                row.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
+            }
+        }
+        err * err
+    }
+
+    /// Keeps every weight within ±[`WEIGHT_CLIP`] (biases of the output are free).
+    pub fn clip(&mut self) {
+        for part in [&mut self.w1[..], &mut self.b1[..], &mut self.w2[..]] {
+            part.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        }
+    }
+
+    /// The integer network of these weights.
+    pub fn quantise(&self) -> Network {
+        let q = |x: f32, s: i32| (x * s as f32).round() as i32;
+        let mut net = Network::zeroed();
+        net.w1.iter_mut().zip(&self.w1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
+        net.b1.iter_mut().zip(&self.b1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
+        for (b, row) in net.w2.iter_mut().enumerate() {
+            for (i, n) in row.iter_mut().enumerate() {
+                *n = q(self.w2[b * 2 * HIDDEN + i], QB).clamp(-127, 127) as i16;
+            }
+        }
+        net.b2.iter_mut().zip(&self.b2).for_each(|(n, &w)| *n = q(w, QA * QB));
+        net
+    }
+}

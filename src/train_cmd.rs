@@ -1,0 +1,127 @@
+//! `tetrad train`: fit the evaluation network to `datagen` shards.
+
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+use tetrad_eval::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, TrainConfig};
+
+/// Arguments of `tetrad train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// A directory of `datagen` shards (repeat for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write (after every epoch); the checkpoint goes beside it as `OUT.ckpt`.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 16_384)]
+    pub batch: usize,
+    /// Initial learning rate (Adam).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Final learning rate as a fraction of the initial one (cosine schedule).
+    #[arg(long, default_value_t = 0.02)]
+    pub final_lr: f32,
+    /// Weight of the game result in the target; the rest is the search score.
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Seed of initialisation and shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Go on from `OUT.ckpt` (same data and arguments).
+    #[arg(long)]
+    pub resume: bool,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &TrainArgs) -> i32 {
+    if !(0.0..=1.0).contains(&args.wdl) || !(args.lr > 0.0) || !(0.0..=1.0).contains(&args.final_lr) || args.batch == 0 {
+        errln!("error: need --wdl and --final-lr in [0, 1], --lr > 0 and --batch > 0");
+        return 2;
+    }
+    if args.threads > 0 {
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build_global();
+    }
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        final_lr_ratio: args.final_lr,
+        wdl: args.wdl,
+        seed: args.seed,
+    };
+    let ckpt_path = checkpoint_path(&args.out);
+    let mut ckpt = if args.resume {
+        match load_checkpoint(&ckpt_path) {
+            Ok(c) => {
+                errln!("resuming from {} after epoch {}", ckpt_path.display(), c.epoch);
+                c
+            }
+            Err(e) => {
+                errln!("error: cannot resume: {e}");
+                return 2;
+            }
+        }
+    } else {
+        Checkpoint::new(args.seed)
+    };
+    let t0 = Instant::now();
+    let data = match train::load_data(&args.data) {
+        Ok(d) => d,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
+    errln!(
+        "{} training and {} validation positions ({:.1} s to load), {} threads",
+        data.train.len(),
+        data.valid.len(),
+        t0.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    );
+    if data.train.is_empty() {
+        errln!("error: no training positions");
+        return 2;
+    }
+    if ckpt.epoch == 0 {
+        errln!("epoch 0: validation loss {:.6}", train::validation_loss(&ckpt.model, &data.valid, cfg.wdl));
+    }
+    let mut failed = None;
+    train::train(
+        &cfg,
+        &data,
+        &mut ckpt,
+        |epoch, b, batches, loss, pps| {
+            err!("\repoch {epoch}/{} batch {b}/{batches} loss {loss:.6} {pps:.0} pos/s   ", cfg.epochs);
+        },
+        |r, ckpt| {
+            errln!(
+                "\repoch {}/{}: train loss {:.6} validation loss {:.6} lr {:.2e} {:.0} pos/s",
+                r.epoch,
+                cfg.epochs,
+                r.train_loss,
+                r.valid_loss,
+                r.lr,
+                r.pos_per_sec
+            );
+            let bytes = ckpt.model.quantise().to_bytes();
+            if let Err(e) = std::fs::write(&args.out, bytes).and_then(|_| save_checkpoint(&ckpt_path, ckpt)) {
+                failed = Some(e.to_string());
+            }
+        },
+    );
+    if let Some(e) = failed {
+        errln!("error: writing {} or its checkpoint failed: {e}", args.out.display());
+        return 1;
+    }
+    outln!("network written to {} ({:.0} s)", args.out.display(), t0.elapsed().as_secs_f64());
+    0
+}
