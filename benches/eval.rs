@@ -2,11 +2,15 @@
 //! position, over a fixed set of varied positions (perft suite + seeded
 //! random play), with the pawn hash warm (hits) and without it.
 //!
+//! The network is timed from scratch (bias plus a row per piece) and through
+//! the per-thread cache, walking the set in order (each position three plies
+//! after the one before, so the cache adds and subtracts about six rows).
+//!
 //! Run: `cargo bench --bench eval`. Criterion reports the time for the whole
 //! set and the throughput in positions per second; ns/position = time / N.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use tetrad_eval::{evaluate_uncached, Evaluator};
+use tetrad_eval::{evaluate_nnue_uncached, evaluate_uncached, EvalConfig, EvalKind, Evaluator};
 use tetrad_simd::{ccr_to_bitboards, Position};
 
 fn positions() -> Vec<Position> {
@@ -31,6 +35,14 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("no_pawn_hash", |b| {
         b.iter(|| set.iter().map(|p| evaluate_uncached(black_box(p))).fold(0i32, i32::wrapping_add))
+    });
+    let net = tetrad_eval::nnue::default_network();
+    g.bench_function("nnue_scratch", |b| {
+        b.iter(|| set.iter().map(|p| evaluate_nnue_uncached(black_box(p), net)).fold(0i32, i32::wrapping_add))
+    });
+    let mut nn = Evaluator::with_config(&EvalConfig { kind: EvalKind::Nnue, net: std::sync::Arc::clone(net) });
+    g.bench_function("nnue_cached_walk", |b| {
+        b.iter(|| set.iter().map(|p| nn.evaluate_at(black_box(p), 1)).fold(0i32, i32::wrapping_add))
     });
     g.finish();
 }

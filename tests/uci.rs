@@ -316,3 +316,45 @@ fn threads_and_hash_churn() {
     e.until("readyok");
     e.quit();
 }
+
+#[test]
+fn eval_options_switch_and_refuse_bad_networks() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let decl = e.until("uciok");
+    assert!(decl.iter().any(|l| l.starts_with("option name Eval type combo") && l.contains("var hce") && l.contains("var nnue")));
+    assert!(decl.iter().any(|l| l.starts_with("option name EvalFile type string")));
+    // A file that is not a network, and a truncated network: refused, engine keeps going.
+    let bad = std::env::temp_dir().join(format!("tetrad-bad-net-{}", std::process::id()));
+    std::fs::write(&bad, b"not a network").unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(out.iter().any(|l| l.starts_with("info string error: EvalFile") && l.contains("bad header")), "{out:?}");
+    let net = tetrad_eval::nnue::DEFAULT_NET;
+    std::fs::write(&bad, &net[..net.len() / 2]).unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(out.iter().any(|l| l.starts_with("info string error: EvalFile") && l.contains("truncated")), "{out:?}");
+    // A good file loads; both evaluations search.
+    std::fs::write(&bad, net).unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    e.send("isready");
+    assert!(e.until("readyok").iter().any(|l| l.contains("loaded")));
+    for kind in ["nnue", "hce"] {
+        e.send(&format!("setoption name Eval value {kind}"));
+        e.send("position startpos moves e2e4");
+        e.send("go depth 4");
+        let out = e.until("bestmove");
+        assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+    }
+    e.send("setoption name Eval value fancy");
+    e.send("isready");
+    assert!(e.until("readyok").iter().any(|l| l.contains("error: option 'Eval' needs one of")));
+    e.send("eval");
+    e.send("isready");
+    assert!(e.until("readyok").iter().any(|l| l.starts_with("info string eval hce") && l.contains("nnue")));
+    let _ = std::fs::remove_file(bad);
+    e.quit();
+}

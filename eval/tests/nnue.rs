@@ -1,0 +1,151 @@
+//! The network: colour symmetry, the cache against sums from scratch, the
+//! float model against its quantised twin, and a trainer whose loss falls.
+
+use std::sync::Arc;
+use tetrad_eval::dataset::{GameResult, Record};
+use tetrad_eval::nnue::Network;
+use tetrad_eval::train::{self, Checkpoint, Data, Model, Scratch, TrainConfig};
+use tetrad_eval::{evaluate_nnue_uncached, EvalConfig, EvalKind, Evaluator};
+use tetrad_simd::{legal_moves, Position};
+
+/// Positions of seeded random games, in game order.
+fn walk(seed: u64, n: usize) -> Vec<Position> {
+    let mut s = seed | 1;
+    let mut out = Vec::new();
+    let mut pos = Position::startpos();
+    while out.len() < n {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let moves = legal_moves(&pos);
+        if moves.is_empty() || pos.halfmove_clock() >= 100 {
+            pos = Position::startpos();
+            continue;
+        }
+        pos = pos.make_move(moves.as_slice()[(s % moves.len() as u64) as usize]);
+        out.push(pos);
+    }
+    out
+}
+
+fn random_net(seed: u64) -> Arc<Network> {
+    let mut m = Model::random(seed);
+    // Larger biases and output weights than the initialisation, so that the
+    // activations span the whole clamp range and every bucket matters.
+    m.b1.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 7) as f32 * 0.1);
+    m.w2.iter_mut().enumerate().for_each(|(i, w)| *w = ((i * 37 % 101) as f32 / 50.0 - 1.0) * 1.9);
+    m.b2.iter_mut().enumerate().for_each(|(i, b)| *b = i as f32 * 0.05 - 0.2);
+    Arc::new(m.quantise())
+}
+
+#[test]
+fn colour_mirror_evaluates_the_same() {
+    let net = random_net(3);
+    let mut nonzero = 0;
+    for pos in walk(11, 3000) {
+        let a = evaluate_nnue_uncached(&pos, &net);
+        assert_eq!(a, evaluate_nnue_uncached(&pos.flip_colors(), &net), "{}", pos.to_fen());
+        nonzero += usize::from(a != 0);
+    }
+    assert!(nonzero > 2500, "a random network should rarely give 0 ({nonzero})");
+}
+
+#[test]
+fn cache_matches_scratch() {
+    let net = random_net(5);
+    let mut ev = Evaluator::with_config(&EvalConfig { kind: EvalKind::Nnue, net: Arc::clone(&net) });
+    let positions = walk(7, 4000);
+    let mut s = 99u64;
+    for (i, pos) in positions.iter().enumerate() {
+        // Plies that go down the game (parent in the slot before), jump back
+        // (siblings, cousins) and land anywhere, like a search tree.
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let ply = match (s >> 60) % 4 {
+            0 => i % 120,
+            1 => (s >> 20) as usize % 130,
+            _ => (i / 3) % 40,
+        };
+        assert_eq!(ev.evaluate_at(pos, ply), evaluate_nnue_uncached(pos, &net), "ply {ply}: {}", pos.to_fen());
+    }
+    let st = ev.nnue_stats();
+    assert!(st.updates > st.refreshes, "the cache should mostly update: {st:?}");
+}
+
+#[test]
+fn quantised_network_follows_the_float_model() {
+    let mut m = Model::random(9);
+    m.w2.iter_mut().for_each(|w| *w *= 8.0);
+    let net = m.quantise();
+    let mut scratch = Scratch::default();
+    for pos in walk(13, 500) {
+        let rec = Record::new(&pos, 0, GameResult::Draw);
+        let float = m.evaluate(&train::sample(&rec, 0.0), &mut scratch);
+        let bb = tetrad_simd::ccr_to_bitboards(pos.ccr());
+        let int = net.evaluate(&bb, pos.side_to_move()) as f32;
+        assert!((float - int).abs() <= 8.0 + float.abs() * 0.05, "float {float} int {int}");
+    }
+}
+
+#[test]
+fn training_lowers_the_loss() {
+    // Labels from the hand-written evaluation: a learnable target.
+    let records: Vec<Record> = walk(17, 6000)
+        .iter()
+        .map(|p| {
+            let v = tetrad_eval::evaluate_uncached(p);
+            let white = if p.side_to_move() == tetrad_simd::Color::White { v } else { -v };
+            let result = match white {
+                v if v > 150 => GameResult::WhiteWin,
+                v if v < -150 => GameResult::BlackWin,
+                _ => GameResult::Draw,
+            };
+            Record::new(p, white, result)
+        })
+        .collect();
+    // Interleaved split: a few long random games, so a split by game would
+    // measure generalisation across games, not whether training works.
+    let data = Data {
+        train: records.iter().enumerate().filter(|(i, _)| i % 6 != 0).map(|(_, r)| *r).collect(),
+        valid: records.iter().step_by(6).copied().collect(),
+    };
+    let cfg = TrainConfig { epochs: 4, batch: 64, lr: 0.001, ..TrainConfig::default() };
+    let mut ckpt = Checkpoint::new(1);
+    let before = train::validation_loss(&ckpt.model, &data.valid, cfg.wdl);
+    let mut losses = Vec::new();
+    train::train(&cfg, &data, &mut ckpt, |_, _, _, _, _| {}, |r, _| losses.push((r.train_loss, r.valid_loss)));
+    let (train_after, valid_after) = *losses.last().unwrap();
+    assert!(valid_after < before * 0.8, "validation loss {before} -> {losses:?}");
+    assert!(train_after < losses[0].0 * 0.8, "training loss {losses:?}");
+    assert_eq!(ckpt.epoch, 4);
+    // A checkpoint round-trips.
+    let path = std::env::temp_dir().join(format!("tetrad-ckpt-{}", std::process::id()));
+    train::save_checkpoint(&path, &ckpt).unwrap();
+    let back = train::load_checkpoint(&path).unwrap();
+    assert_eq!((back.epoch, back.adam.t), (ckpt.epoch, ckpt.adam.t));
+    assert!(back.model == ckpt.model);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let mut m = Model::random(21);
+    m.b1.iter_mut().for_each(|b| *b = 0.3);
+    let pos = walk(5, 40)[37];
+    let rec = Record::new(&pos, 120, GameResult::WhiteWin);
+    let s = train::sample(&rec, 0.5);
+    let mut scratch = Scratch::default();
+    let mut grad = Model::zeros();
+    m.backward(&s, &mut grad, &mut scratch);
+    let f = s.feats[usize::from(s.black)][0] as usize;
+    let checks = [(0usize, f * 256 + 3), (1, 5), (2, s.bucket as usize * 512 + 7), (2, s.bucket as usize * 512 + 256 + 9), (3, s.bucket as usize)];
+    for (part, i) in checks {
+        let eps = 1e-3;
+        let mut plus = m.clone();
+        plus.parts_mut()[part][i] += eps;
+        let mut minus = m.clone();
+        minus.parts_mut()[part][i] -= eps;
+        let num = (plus.loss(&s, &mut scratch) - minus.loss(&s, &mut scratch)) / (2.0 * eps);
+        let ana = grad.parts()[part][i];
+        assert!((num - ana).abs() <= 1e-4 + 0.05 * ana.abs(), "part {part} index {i}: numeric {num} analytic {ana}");
+    }
+}
