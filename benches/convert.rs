@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use tetrad_simd::bitboards::ccr_to_bitboards_scalar;
+use tetrad_simd::convert::ccr_to_bitboards_scalar;
 use tetrad_simd::convert::{bitboards_to_ccr, ccr_to_bitboards, forward_kernels, reverse_kernels};
 use tetrad_simd::{Bitboards, Ccr};
 

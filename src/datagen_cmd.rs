@@ -24,7 +24,7 @@ use tetrad_eval::dataset::{self, GameResult, Record};
 use tetrad_search::see::see_ge;
 use tetrad_search::worker::{SearchJob, SearchShared, Worker};
 use tetrad_search::{Limits, TranspositionTable, MATE_IN_MAX};
-use tetrad_simd::{ccr_to_bitboards, generate_fast, in_check_fast, legal_moves_fast, Color, GenType, MoveList, Position};
+use tetrad_simd::{ccr_to_bitboards, generate, in_check, legal_moves, Color, GenType, MoveList, Position};
 
 /// A game's start more lopsided than this (cp, first search) is not played.
 const MAX_OPENING_SCORE: i32 = 600;
@@ -63,7 +63,7 @@ struct Game {
 /// Whether the side to move has a capture that wins material by SEE.
 fn has_winning_capture(pos: &Position) -> bool {
     let mut caps = MoveList::new();
-    generate_fast(pos, GenType::Captures, &mut caps);
+    generate(pos, GenType::Captures, &mut caps);
     let bb = ccr_to_bitboards(pos.ccr());
     caps.iter().any(|&m| see_ge(pos, &bb, m, 1))
 }
@@ -77,8 +77,8 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
     let mut positions = Vec::new();
     let (mut win_streak, mut draw_streak) = (0, 0);
     let result = loop {
-        if legal_moves_fast(&pos).is_empty() {
-            break match (in_check_fast(&pos), pos.side_to_move()) {
+        if legal_moves(&pos).is_empty() {
+            break match (in_check(&pos), pos.side_to_move()) {
                 (false, _) => GameResult::Draw,
                 (true, Color::White) => GameResult::BlackWin,
                 (true, Color::Black) => GameResult::WhiteWin,
@@ -115,7 +115,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
             break GameResult::Draw;
         }
         let quiet_best = pos.piece_at(r.best.to()).is_none() && r.best.promo().is_none();
-        if !in_check_fast(&pos) && quiet_best && r.score.abs() < MATE_IN_MAX && !has_winning_capture(&pos) {
+        if !in_check(&pos) && quiet_best && r.score.abs() < MATE_IN_MAX && !has_winning_capture(&pos) {
             positions.push((pos, white_score));
         }
         history.push(pos.key());
@@ -130,7 +130,7 @@ fn game_start(args: &DatagenArgs, book: &[String], g: usize) -> Option<Position>
     let fen = &book[rng.below(book.len())];
     let mut pos = Position::from_fen(fen.split(';').next().unwrap_or("")).ok()?;
     for _ in 0..args.random_plies {
-        let moves = legal_moves_fast(&pos);
+        let moves = legal_moves(&pos);
         if moves.is_empty() {
             return None;
         }

@@ -23,7 +23,6 @@ pub struct Uci {
     history: Vec<u64>,
     overhead_ms: u64,
     multipv: usize,
-    ponder: bool,
 }
 
 fn spawn_reader() -> Receiver<String> {
@@ -62,7 +61,6 @@ impl Uci {
             history: Vec::new(),
             overhead_ms: 30,
             multipv: 1,
-            ponder: false,
         }
     }
 
@@ -218,11 +216,8 @@ impl Uci {
                 }
             }
             EngineOption::Check { name, .. } => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") | Some("false") => {
-                    if name.eq_ignore_ascii_case("Ponder") {
-                        self.ponder = value == Some("true");
-                    }
-                }
+                // Ponder only tells the engine that the GUI may send `go ponder`; nothing to keep.
+                Some("true") | Some("false") => {}
                 _ => emit(&format!("info string error: option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {

@@ -2,14 +2,18 @@
 
 use tetrad_search::bench::{run_bench, run_bench_threads};
 use tetrad_search::{Engine, Limits, MATE_IN_MAX};
+use tetrad_eval::{EvalConfig, EvalKind};
 use tetrad_simd::Position;
 
 #[test]
 fn bench_node_count_is_deterministic() {
-    let a = run_bench(6, 4, |_| {}).0;
-    let b = run_bench(6, 4, |_| {}).0;
-    assert_eq!(a, b);
-    assert!(a > 0);
+    for kind in [EvalKind::Hce, EvalKind::Nnue] {
+        let cfg = EvalConfig { kind, ..EvalConfig::default() };
+        let a = run_bench(6, 4, &cfg, |_| {}).0;
+        let b = run_bench(6, 4, &cfg, |_| {}).0;
+        assert_eq!(a, b, "{kind:?}");
+        assert!(a > 0);
+    }
 }
 
 #[test]
@@ -32,11 +36,12 @@ fn several_threads_agree_on_a_legal_move() {
 #[test]
 fn pool_bench_matches_the_signature_on_one_thread_and_runs_on_two() {
     // One thread through the pool searches exactly like the direct bench.
-    let direct = run_bench(5, 4, |_| {}).0;
-    let pooled = run_bench_threads(5, 1, 4, |_| {}).0;
+    let cfg = EvalConfig::default();
+    let direct = run_bench(5, 4, &cfg, |_| {}).0;
+    let pooled = run_bench_threads(5, 1, 4, &cfg, |_| {}).0;
     assert_eq!(direct, pooled);
     let mut lines = 0;
-    let (nodes, _) = run_bench_threads(5, 2, 4, |l| {
+    let (nodes, _) = run_bench_threads(5, 2, 4, &cfg, |l| {
         lines += 1;
         assert!(l.best != "0000", "position {}", l.index);
     });

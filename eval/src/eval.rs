@@ -6,7 +6,7 @@
 //! evaluation; with [`crate::trace::Coeffs`] it records every weight used,
 //! which is what the trace and the tuner read.
 
-use crate::attack_map::AttackPlanes;
+use crate::attack_planes::AttackPlanes;
 use crate::bits::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::bits::{distance, file_bb, forward, front_span, popcount, rank_bb, relative_rank, squares};
 use crate::endgame::{insufficient_material, scale_factor, SCALE_NORMAL};

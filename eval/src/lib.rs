@@ -10,7 +10,7 @@
 //! side to move's point of view and stay within ±[`trace::EVAL_LIMIT`].
 #![deny(missing_docs)]
 
-pub mod attack_map;
+pub mod attack_planes;
 pub mod bits;
 pub mod dataset;
 pub mod endgame;
@@ -24,7 +24,7 @@ pub mod train;
 pub mod tune;
 pub mod weights;
 
-pub use attack_map::{AttackMap, AttackPlanes};
+pub use attack_planes::AttackPlanes;
 pub use params::{Params, Term};
 pub use score::{Score, S};
 pub use trace::{Coeffs, Trace};

@@ -10,7 +10,7 @@ use crate::see::{capture_value, see_ge};
 use crate::tt::Bound;
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
-use tetrad_simd::king_info_fast as king_info;
+use tetrad_simd::king_info;
 use tetrad_simd::{ccr_to_bitboards, Move, Position};
 
 /// Mate scores are stored relative to the node, not the root.
@@ -39,7 +39,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// The fifty-move rule draws, unless the last move gave mate.
 #[cold]
 fn fifty_move_score(pos: &Position, ply: usize) -> i32 {
-    if tetrad_simd::in_check_fast(pos) && tetrad_simd::legal_moves_fast(pos).is_empty() {
+    if tetrad_simd::in_check(pos) && tetrad_simd::legal_moves(pos).is_empty() {
         -MATE + ply as i32
     } else {
         0
@@ -53,7 +53,6 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
-        Bound::None => false,
     }
 }
 
@@ -167,7 +166,6 @@ impl Worker {
                     Bound::Lower => s > eval,
                     Bound::Upper => s < eval,
                     Bound::Exact => true,
-                    Bound::None => false,
                 };
                 if tighter {
                     eval = s;
@@ -238,7 +236,7 @@ impl Worker {
 
             // Checking moves are exempt from the quiet-move pruning below.
             let child = pos.make_move(m);
-            let gives_check = tetrad_simd::in_check_fast(&child);
+            let gives_check = tetrad_simd::in_check(&child);
 
             // Step 9. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -MATE_IN_MAX {

@@ -5,9 +5,7 @@
 use crate::history::{History, PieceTo};
 use crate::params::MVV;
 use crate::see::see_ge;
-use tetrad_simd::movegen::KingInfo;
-use tetrad_simd::generate_fast_with as generate_with;
-use tetrad_simd::{Bitboards, GenType, Move, MoveList, Position};
+use tetrad_simd::{generate_with, Bitboards, GenType, KingInfo, Move, MoveList, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 enum Stage {
@@ -146,7 +144,7 @@ impl MovePicker {
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenCaptures;
-                    if tetrad_simd::is_legal_fast(ctx.pos, self.tt_move)
+                    if tetrad_simd::is_legal(ctx.pos, self.tt_move)
                         && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
                     {
                         return Some(self.tt_move);
@@ -208,10 +206,5 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
-    }
-
-    /// Whether the picker has moved past the good captures (used by pruning decisions).
-    pub fn in_late_stage(&self) -> bool {
-        self.stage >= Stage::GenQuiets
     }
 }

@@ -8,7 +8,7 @@ use tetrad_simd::{Bitboards, Color, Move, MoveKind, PieceType, Position, Square}
 /// Piece values used by SEE, indexed pawn..king.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
-pub use tetrad_simd::bitgen::attackers_to;
+pub use tetrad_simd::movegen::attackers_to;
 
 /// Value gained by the move's capture (the victim), promotion included.
 pub fn capture_value(pos: &Position, m: Move) -> i32 {

@@ -12,7 +12,7 @@
 //!           16..32  score (i16, mate scores relative to the node)
 //!           32..48  static eval (i16)
 //!           48..56  depth (u8, offset so quiescence depths fit)
-//!           56..58  bound (0 none, 1 upper, 2 lower, 3 exact)
+//!           56..58  bound (1 upper, 2 lower, 3 exact; 0 only in an empty slot)
 //!           58..64  generation (age, 6 bits)
 //! ```
 //! Four entries make a 64-byte bucket, one cache line. The bucket index uses
@@ -24,8 +24,6 @@ use tetrad_simd::Move;
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
-    /// No score stored.
-    None = 0,
     /// The true score is at most this (fail low).
     Upper = 1,
     /// The true score is at least this (fail high).
@@ -91,11 +89,11 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u
 }
 
 fn unpack(data: u64) -> TtEntry {
+    // An empty slot never matches a key (its data is 0); a 0 bound reads as the weakest.
     let bound = match (data >> 56) & 3 {
-        1 => Bound::Upper,
         2 => Bound::Lower,
         3 => Bound::Exact,
-        _ => Bound::None,
+        _ => Bound::Upper,
     };
     TtEntry {
         mv: Move::from_raw(data as u16),

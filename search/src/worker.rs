@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::Evaluator;
-use tetrad_simd::{legal_moves_fast as legal_moves, Move, Position};
+use tetrad_simd::{legal_moves, Move, Position};
 
 /// A minimal table workers hold between searches, so they keep no real table alive.
 fn idle_table() -> Arc<TranspositionTable> {

@@ -5,7 +5,7 @@
 //! `cargo run --release -p tetrad-simd --example key_collisions [TARGET]`
 //! (TARGET distinct positions, default 100 000 000; needs ~4 GB of memory).
 
-use tetrad_simd::{legal_moves_fast, Position};
+use tetrad_simd::{legal_moves, Position};
 
 /// Walks the tree below `pos` to `depth`, recording (direct key, Zobrist key, board words).
 fn walk(pos: &Position, depth: u32, out: &mut Vec<(u64, u64)>) {
@@ -13,7 +13,7 @@ fn walk(pos: &Position, depth: u32, out: &mut Vec<(u64, u64)>) {
     if depth == 0 {
         return;
     }
-    for &m in legal_moves_fast(pos).iter() {
+    for &m in legal_moves(pos).iter() {
         walk(&pos.make_move(m), depth - 1, out);
     }
 }

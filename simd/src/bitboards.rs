@@ -6,7 +6,6 @@
 //! position; for arbitrary input their sets hold the squares carrying them,
 //! exactly like every other code, so the 16 sets always partition the board.
 
-use crate::ccr::Ccr;
 use crate::types::{Color, Piece, PieceType};
 
 /// Sixteen bitboards, one per CCR code.
@@ -60,47 +59,4 @@ impl Bitboards {
     pub fn orthogonal_sliders(&self, c: Color) -> u64 {
         self.pieces(c, PieceType::Rook) | self.pieces(c, PieceType::Queen)
     }
-}
-
-/// The paper's conversion loop (section 5.5): the reference every kernel is tested against.
-pub fn ccr_to_bitboards_scalar(ccr: &Ccr) -> Bitboards {
-    let mut bb = Bitboards::default();
-    for r in 0..8 {
-        let mut rank = ccr.rank_word(r);
-        for f in 0..8 {
-            bb.by_code[(rank & 0xF) as usize] |= 1u64 << (r * 8 + f);
-            rank >>= 4;
-        }
-    }
-    bb
-}
-
-/// Bitboards → CCR, scalar reference: each square takes the code of the set holding it.
-/// (If sets overlap, a square gets the OR of the codes of the sets holding it,
-/// as in every kernel; they never overlap for converted boards.)
-pub fn bitboards_to_ccr_scalar(bb: &Bitboards) -> Ccr {
-    let mut ccr = Ccr::EMPTY;
-    for code in 1..16u8 {
-        let mut s = bb.by_code[code as usize];
-        while s != 0 {
-            let sq = crate::types::Square::new(s.trailing_zeros() as u8);
-            ccr.set_code(sq, ccr.code(sq) | code);
-            s &= s - 1;
-        }
-    }
-    ccr
-}
-
-/// CCR → bitboards with the fastest kernel this build was compiled for
-/// (see [`crate::convert`]; AVX-512 BW on a `target-cpu=native` build here).
-#[inline(always)]
-pub fn ccr_to_bitboards(ccr: &Ccr) -> Bitboards {
-    crate::convert::ccr_to_bitboards(ccr)
-}
-
-/// Bitboards → CCR with the fastest kernel this build was compiled for: the
-/// exact inverse of [`ccr_to_bitboards`].
-#[inline(always)]
-pub fn bitboards_to_ccr(bb: &Bitboards) -> Ccr {
-    crate::convert::bitboards_to_ccr(bb)
 }

@@ -64,12 +64,6 @@ impl Ccr {
         bytemuck::cast(self.0)
     }
 
-    /// The same 32 bytes as a portable 256-bit SIMD value (free: same layout).
-    #[inline(always)]
-    pub fn to_simd(self) -> wide::u8x32 {
-        bytemuck::cast(self.0)
-    }
-
     /// Colour flip: ranks mirrored and every piece's colour bit toggled.
     pub fn flip_colors(&self) -> Ccr {
         let mut out = Ccr::EMPTY;

@@ -1,7 +1,7 @@
 //! FEN reading (with full validation) and writing.
 
 use crate::ccr::Ccr;
-use crate::movegen::is_attacked;
+use crate::movegen::ccr::is_attacked;
 use crate::position::Position;
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
 use std::fmt;

@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the truth test for move generators.
 
 use crate::moves::{Move, MoveList};
-use crate::movegen::{generate, GenType};
+use crate::movegen::{ccr, GenType};
 use crate::position::Position;
 use rayon::prelude::*;
 
@@ -20,30 +20,30 @@ pub trait Generator: Sync {
     }
 }
 
-/// The CCR generator (this crate's [`crate::movegen`]).
+/// The paper's CCR generator ([`crate::movegen::ccr`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CcrGenerator;
 
 impl Generator for CcrGenerator {
     #[inline]
     fn legal(&self, pos: &Position, list: &mut MoveList) {
-        generate(pos, GenType::All, list);
+        ccr::generate(pos, GenType::All, list);
     }
 }
 
-/// The bitboard generator ([`crate::bitgen`]): converts the CCR, generates set-wise.
+/// The bitboard generator ([`crate::movegen`]): converts the CCR, generates set-wise.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BitboardGenerator;
 
 impl Generator for BitboardGenerator {
     #[inline]
     fn legal(&self, pos: &Position, list: &mut MoveList) {
-        crate::bitgen::generate(pos, GenType::All, list);
+        crate::movegen::generate(pos, GenType::All, list);
     }
 
     #[inline]
     fn count(&self, pos: &Position) -> u64 {
-        crate::bitgen::count_moves(pos)
+        crate::movegen::count_moves(pos)
     }
 }
 

@@ -14,15 +14,16 @@
 //! | `avx2`            | widen, split, 4 shift+`vpmovmskb` per half   | —                                |
 //! | `bmi2`            | —                                            | 16 `pdep` (one per plane and word) |
 //! | `portable`        | the same as `avx2`, written with `wide`      | shift-and-mask bit spreading     |
-//! | scalar reference  | [`crate::bitboards::ccr_to_bitboards_scalar`] | [`crate::bitboards::bitboards_to_ccr_scalar`] |
+//! | `scalar` (reference) | [`ccr_to_bitboards_scalar`] | [`bitboards_to_ccr_scalar`] |
 //!
 //! [`ccr_to_bitboards`] and [`bitboards_to_ccr`] pick the best kernel at
 //! compile time from `cfg(target_feature)`; [`forward_kernels`] and
 //! [`reverse_kernels`] list every kernel this CPU can run (checked at run
 //! time), for tests and benchmarks.
 
-use crate::bitboards::{bitboards_to_ccr_scalar, ccr_to_bitboards_scalar, Bitboards};
+use crate::bitboards::Bitboards;
 use crate::ccr::Ccr;
+pub use scalar::{bitboards_to_ccr_scalar, ccr_to_bitboards_scalar};
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
@@ -31,6 +32,7 @@ pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod bmi2;
 pub mod portable;
+pub mod scalar;
 
 /// A CCR → bitboards kernel.
 pub type ForwardKernel = fn(&Ccr) -> Bitboards;

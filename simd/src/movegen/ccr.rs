@@ -1,4 +1,5 @@
-//! Legal move generation straight from the CCR, the paper's way.
+//! The paper's legal move generator, straight from the CCR: the reference
+//! that the bitboard generator ([`super`]) is tested against, and `perft --gen ccr`.
 //!
 //! Pieces are found by scanning the 64-bit CCR words with nibble masks
 //! (SWAR: a nibble is occupied when any of its four bits is set, and is ours
@@ -17,29 +18,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, RAYS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
-
-/// Which moves a generator call produces. In check, every kind is
-/// restricted to check evasions.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GenType {
-    /// Captures (en passant included) and all promotions.
-    Captures,
-    /// Non-capturing, non-promoting moves, castling included.
-    Quiets,
-    /// Every legal move.
-    All,
-}
-
-impl GenType {
-    #[inline(always)]
-    fn captures(self) -> bool {
-        self != GenType::Quiets
-    }
-    #[inline(always)]
-    fn quiets(self) -> bool {
-        self != GenType::Captures
-    }
-}
+use super::{GenType, KingInfo};
 
 const NIBBLE_LSB: u64 = 0x1111_1111_1111_1111;
 
@@ -86,17 +65,6 @@ pub fn is_attacked(ccr: &Ccr, sq: Square, by: Color, ignore: Option<Square>) -> 
         }
     }
     false
-}
-
-/// Check and pin facts about the side to move's king.
-#[derive(Clone, Copy, Debug)]
-pub struct KingInfo {
-    /// Squares of the pieces giving check.
-    pub checkers: u64,
-    /// Squares a non-king move must land on (all squares when not in check).
-    pub check_mask: u64,
-    /// Our pieces pinned to our king.
-    pub pinned: u64,
 }
 
 /// Computes checkers, the evasion mask and pins by walking out from the king.
@@ -378,7 +346,3 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     !m.is_null() && legal_moves(pos).contains(m)
 }
 
-/// Finds the legal move written in UCI form (`e2e4`, `e7e8q`, `e1g1`).
-pub fn parse_uci_move(pos: &Position, text: &str) -> Option<Move> {
-    legal_moves(pos).iter().copied().find(|m| m.to_string() == text)
-}

@@ -1,5 +1,5 @@
 use super::*;
-use crate::movegen;
+use super::ccr;
 use crate::perft::{parse_suite, perft, BitboardGenerator, CcrGenerator};
 use crate::testutil::{random_positions, suite_positions, suite_text, XorShift};
 
@@ -8,7 +8,7 @@ fn sorted(pos: &Position, gen: GenType, bit: bool) -> Vec<u16> {
     if bit {
         generate(pos, gen, &mut list);
     } else {
-        movegen::generate(pos, gen, &mut list);
+        ccr::generate(pos, gen, &mut list);
     }
     let mut v: Vec<u16> = list.iter().map(|m| m.raw()).collect();
     v.sort_unstable();
@@ -25,12 +25,12 @@ fn compare(pos: &Position) {
     assert_eq!(quiets, sorted(pos, GenType::Quiets, false), "Quiets differ on {}", pos.to_fen());
     assert_eq!(caps.len() + quiets.len(), all.len());
     assert_eq!(count_moves(pos), all.len() as u64);
-    let (a, b) = (king_info(pos), movegen::king_info(pos));
+    let (a, b) = (king_info(pos), ccr::king_info(pos));
     assert_eq!((a.checkers, a.pinned), (b.checkers, b.pinned), "king info on {}", pos.to_fen());
     if a.checkers.count_ones() < 2 {
         assert_eq!(a.check_mask, b.check_mask);
     }
-    assert_eq!(in_check(pos), movegen::in_check(pos));
+    assert_eq!(in_check(pos), ccr::in_check(pos));
     // generate_with with the CCR generator's facts gives the same moves.
     let mut list = MoveList::new();
     generate_with(pos, &b, GenType::All, &mut list);

@@ -1,4 +1,6 @@
-//! The second legal move generator: on bitboards converted from the CCR.
+//! Legal move generation on bitboards converted from the CCR: the engine's
+//! move generator. The paper's generator that walks the CCR itself is
+//! [`ccr`], the reference this one is tested against.
 //!
 //! The node state stays the 64-byte CCR [`Position`]; each call converts the
 //! board with [`ccr_to_bitboards`] (a few nanoseconds with the SIMD kernels)
@@ -8,17 +10,18 @@
 //! through their king, king destinations tested with the king lifted off the
 //! board, en passant by testing the king after the capture.
 //!
-//! The API mirrors [`crate::movegen`]: [`generate`], [`generate_with`] and
-//! [`king_info`] with the same [`GenType`] stages and the same [`KingInfo`],
-//! plus [`count_moves`] (bulk counting without a list), [`attackers_to`],
-//! [`in_check`] and a single-move [`is_legal`].
+//! [`generate`] and [`generate_with`] make one [`GenType`] stage at a time;
+//! [`king_info`] gives the check and pin facts ([`KingInfo`]);
+//! [`count_moves`] counts without a list (perft), [`attackers_to`],
+//! [`in_check`] and a single-move [`is_legal`] complete it.
 
+pub mod ccr;
 mod legal;
 
 pub use legal::is_legal;
 
-use crate::bitboards::{ccr_to_bitboards, Bitboards};
-use crate::movegen::{GenType, KingInfo};
+use crate::bitboards::Bitboards;
+use crate::convert::ccr_to_bitboards;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
@@ -77,6 +80,40 @@ pub fn in_check(pos: &Position) -> bool {
     let bb = ccr_to_bitboards(pos.ccr());
     let us = pos.side_to_move();
     attacked_by(sliders(), &bb, pos.king(us), us.flip(), !bb.empty())
+}
+
+/// Which moves a generator call produces. In check, every kind is
+/// restricted to check evasions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenType {
+    /// Captures (en passant included) and all promotions.
+    Captures,
+    /// Non-capturing, non-promoting moves, castling included.
+    Quiets,
+    /// Every legal move.
+    All,
+}
+
+impl GenType {
+    #[inline(always)]
+    pub(crate) fn captures(self) -> bool {
+        self != GenType::Quiets
+    }
+    #[inline(always)]
+    pub(crate) fn quiets(self) -> bool {
+        self != GenType::Captures
+    }
+}
+
+/// Check and pin facts about the side to move's king.
+#[derive(Clone, Copy, Debug)]
+pub struct KingInfo {
+    /// Squares of the pieces giving check.
+    pub checkers: u64,
+    /// Squares a non-king move must land on (all squares when not in check).
+    pub check_mask: u64,
+    /// Our pieces pinned to our king.
+    pub pinned: u64,
 }
 
 /// Everything a generator call derives from the position once.
@@ -412,7 +449,7 @@ pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
 }
 
 /// Like [`generate`], reusing king facts already computed for this position
-/// by [`king_info`] (or [`crate::movegen::king_info`]: they agree).
+/// by [`king_info`] (or [`ccr::king_info`]: they agree).
 #[inline]
 pub fn generate_with(pos: &Position, info: &KingInfo, gen: GenType, list: &mut MoveList) {
     Ctx::with_info(pos, info).run(gen, &mut ListSink(list));
@@ -432,6 +469,11 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(pos, GenType::All, &mut list);
     list
+}
+
+/// Finds the legal move written in UCI form (`e2e4`, `e7e8q`, `e1g1`).
+pub fn parse_uci_move(pos: &Position, text: &str) -> Option<Move> {
+    legal_moves(pos).iter().copied().find(|m| m.to_string() == text)
 }
 
 #[cfg(test)]
