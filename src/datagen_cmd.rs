@@ -99,6 +99,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
             eval: eval.clone(),
+            chess960: false,
         };
         tt.new_search();
         let r = worker.search(&job);
@@ -114,7 +115,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
         if draw_streak >= DRAW_PLIES {
             break GameResult::Draw;
         }
-        let quiet_best = pos.piece_at(r.best.to()).is_none() && r.best.promo().is_none();
+        let quiet_best = !pos.is_capture(r.best) && r.best.promo().is_none();
         if !in_check(&pos) && quiet_best && r.score.abs() < MATE_IN_MAX && !has_winning_capture(&pos) {
             positions.push((pos, white_score));
         }

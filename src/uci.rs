@@ -164,6 +164,7 @@ impl Uci {
                 l
             }
         };
+        let (root, chess960) = (self.position, self.engine.chess960());
         self.engine.go(
             self.position,
             self.history.clone(),
@@ -171,10 +172,10 @@ impl Uci {
             self.overhead_ms,
             self.multipv,
             true,
-            Box::new(|o| {
-                let mut line = format!("bestmove {}", o.best);
+            Box::new(move |o| {
+                let mut line = format!("bestmove {}", root.move_to_uci(o.best, chess960));
                 if let Some(p) = o.ponder {
-                    line += &format!(" ponder {p}");
+                    line += &format!(" ponder {}", root.make_move(o.best).move_to_uci(p, chess960));
                 }
                 emit(&line);
             }),
@@ -217,7 +218,11 @@ impl Uci {
             }
             EngineOption::Check { name, .. } => match value.map(str::to_ascii_lowercase).as_deref() {
                 // Ponder only tells the engine that the GUI may send `go ponder`; nothing to keep.
-                Some("true") | Some("false") => {}
+                Some(v @ ("true" | "false")) => {
+                    if name.eq_ignore_ascii_case("UCI_Chess960") {
+                        self.engine.set_chess960(v == "true");
+                    }
+                }
                 _ => emit(&format!("info string error: option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {

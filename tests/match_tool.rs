@@ -1,6 +1,8 @@
 //! Runs the match runner's own unit tests (tools/test_match.py): statistics
 //! against hand-computed references and a short real match between random
-//! engines. Skips with a message if python3 is missing.
+//! engines. Skips with a message if python3 is missing (fails under CI).
+
+mod common;
 
 use std::process::Command;
 
@@ -12,7 +14,7 @@ fn match_runner_unit_tests() {
         .current_dir(root)
         .output()
     else {
-        eprintln!("skipping: python3 not found");
+        common::skip("python3 is not found");
         return;
     };
     let stderr = String::from_utf8_lossy(&out.stderr);

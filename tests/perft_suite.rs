@@ -2,7 +2,7 @@
 
 mod common;
 
-use tetrad_simd::perft::{parse_suite, perft, CcrGenerator};
+use tetrad_simd::perft::{parse_suite, perft, BitboardGenerator, CcrGenerator, Generator};
 use tetrad_simd::Position;
 
 /// Entries up to this many nodes are checked (the whole suite is ~1e10 nodes;
@@ -11,10 +11,7 @@ const NODE_BUDGET: u64 = 5_000_000;
 
 #[test]
 fn perft_suite_ccr_generator() {
-    let Some(path) = common::shared_data("perft.epd") else {
-        eprintln!("skipping: ../shared/data/perft.epd not found");
-        return;
-    };
+    let Some(path) = common::shared_data("perft.epd") else { return };
     let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(cases.len(), 168);
     let mut checked = 0u64;
@@ -39,4 +36,31 @@ fn perft_of_mirror_equals_perft() {
             assert_eq!(perft(&CcrGenerator, &mirror, depth), expected, "mirror of {} depth {depth}", case.fen);
         }
     }
+}
+
+/// Every Chess960 position with both generators: the bitboard generator on
+/// entries up to 1e6 nodes (3,771 of 5,760 entries), the CCR generator up to
+/// 1e5 (2,887). `tetrad perft --suite ../shared/data/perft960.epd` checks all.
+#[test]
+fn perft960_suite_both_generators() {
+    let Some(path) = common::shared_data("perft960.epd") else { return };
+    let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(cases.len(), 960);
+    fn check<G: Generator + Sync>(gen: &G, cases: &[tetrad_simd::perft::PerftCase], budget: u64) -> usize {
+        use rayon::prelude::*;
+        cases
+            .par_iter()
+            .map(|case| {
+                let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+                let mut n = 0;
+                for &(depth, expected) in case.depths.iter().filter(|d| d.1 <= budget) {
+                    assert_eq!(perft(gen, &pos, depth), expected, "{} depth {depth}", case.fen);
+                    n += 1;
+                }
+                n
+            })
+            .sum()
+    }
+    assert_eq!(check(&BitboardGenerator, &cases, 1_000_000), 3771);
+    assert_eq!(check(&CcrGenerator, &cases, 100_000), 2887);
 }

@@ -8,11 +8,6 @@ use tetrad_simd::perft::parse_suite;
 use tetrad_simd::{legal_moves, Position};
 
 #[test]
-fn position_fits_a_cache_line() {
-    assert!(std::mem::size_of::<Position>() <= 64);
-}
-
-#[test]
 fn fen_round_trips() {
     let mut fens: Vec<String> = random_positions(7, 200, 150).iter().map(|p| p.to_fen()).collect();
     if let Some(path) = common::shared_data("perft.epd") {

@@ -1,18 +1,38 @@
 //! A real UCI client that no one here wrote: python-chess (through
 //! tools/match.py) plays short games of Tetrad against itself and checks
-//! every move for legality and every clock. Skips if python-chess is missing.
+//! every move for legality and every clock, from the start position and from
+//! Chess960 positions. Skips if python-chess is missing (fails under CI).
+
+mod common;
 
 use std::process::Command;
 
+fn has_python_chess() -> bool {
+    let ok = Command::new("python3").args(["-c", "import chess"]).status().is_ok_and(|s| s.success());
+    if !ok {
+        common::skip("python3 with python-chess is not available");
+    }
+    ok
+}
+
 #[test]
 fn python_chess_self_play_has_no_forfeits() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let has_chess = Command::new("python3").args(["-c", "import chess"]).status().is_ok_and(|s| s.success());
-    if !has_chess {
-        eprintln!("skipping: python3 with python-chess not available");
-        return;
+    if has_python_chess() {
+        self_play(&[]);
     }
-    let json = std::env::temp_dir().join(format!("tetrad-selfplay-{}.json", std::process::id()));
+}
+
+#[test]
+fn chess960_self_play_has_no_forfeits() {
+    let Some(book) = common::shared_data("perft960.epd") else { return };
+    if has_python_chess() {
+        self_play(&["--openings", book.to_str().unwrap(), "--variant", "chess960", "--order", "random", "--seed", "7"]);
+    }
+}
+
+fn self_play(extra: &[&str]) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let json = std::env::temp_dir().join(format!("tetrad-selfplay-{}-{}.json", std::process::id(), extra.len()));
     let bin = env!("CARGO_BIN_EXE_tetrad");
     let games = 4;
     let status = Command::new("python3")
@@ -20,6 +40,7 @@ fn python_chess_self_play_has_no_forfeits() {
         .args(["tools/match.py", "--engine", &format!("cmd={bin}"), "name=a", "--engine", &format!("cmd={bin}"), "name=b"])
         .args(["--each", "option.Hash=8", "--games", &games.to_string(), "--tc", "1+0.01", "--concurrency", "1"])
         .args(["--maxmoves", "120", "--json", json.to_str().unwrap()])
+        .args(extra)
         .status()
         .expect("run tools/match.py");
     assert!(status.success());

@@ -358,3 +358,27 @@ fn eval_options_switch_and_refuse_bad_networks() {
     let _ = std::fs::remove_file(bad);
     e.quit();
 }
+
+#[test]
+fn chess960_castling_is_read_and_written_as_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("uci");
+    assert!(e.until("uciok").iter().any(|l| l == "option name UCI_Chess960 type check default false"));
+    e.send("setoption name UCI_Chess960 value true");
+    // Shredder-FEN castling; the king on b1 castles king side as b1h1.
+    e.send("position fen 1k5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w AHh - 0 1 moves b1h1");
+    e.send("d");
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(out.iter().any(|l| l.starts_with("Fen: 1k5r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b k - 1 1")), "{out:?}");
+    // Castling restricted by searchmoves, read and written in the mode's notation.
+    e.send("position fen 7k/8/8/8/8/8/3PPPBP/3QK2R w K - 0 1");
+    e.send("go searchmoves e1h1 depth 2");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("e1h1"), "{out:?}");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("go searchmoves e1g1 depth 2");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("e1g1"), "{out:?}");
+    e.quit();
+}

@@ -118,6 +118,9 @@ def build_parser():
     p.add_argument("--start", type=int, default=1, help="first opening (1-based) to use")
     p.add_argument("--plies", type=int, default=0,
                    help="PGN openings: use at most this many plies (0 = all)")
+    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
+                   help="chess960: openings are Chess960 (FRC/DFRC) positions (Shredder- or "
+                   "X-FEN castling); UCI engines get UCI_Chess960 and castle as king takes rook")
     tc = p.add_argument_group("time control")
     tc.add_argument("--tc", help="[moves/]base[+inc] in seconds, e.g. 5+0.05")
     tc.add_argument("--movetime", type=float, help="seconds per move")
@@ -239,7 +242,7 @@ def main(argv=None):
     book = None
     if args.openings:
         book = OpeningBook(args.openings, args.openings_format, args.order, args.seed,
-                           args.start, args.plies)
+                           args.start, args.plies, chess960=args.variant == "chess960")
     if args.games < 1:
         raise SystemExit("error: --games must be >= 1")
     npairs = (args.games + 1) // 2
@@ -266,6 +269,7 @@ def main(argv=None):
                         "adjudication": adj, "time_margin": args.time_margin,
                         "hang_timeout": args.hang_timeout,
                         "event": args.event, "site": site,
+                        "chess960": args.variant == "chess960",
                     }
 
     total = len(pairings) * args.games

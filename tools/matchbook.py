@@ -11,12 +11,12 @@ except ImportError:  # match.py reports it
     chess = None
 
 
-def parse_epd_line(line):
-    fields = line.split()
-    if len(fields) >= 6 and fields[4].isdigit() and fields[5].rstrip(";").isdigit():
-        board = chess.Board(" ".join(fields[:4] + [fields[4], fields[5].rstrip(";")]))
+def parse_epd_line(line, chess960=False):
+    fields = line.split(";")[0].split()
+    if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
+        board = chess.Board(" ".join(fields[:6]), chess960=chess960)
     else:
-        board, _ = chess.Board.from_epd(line)
+        board, _ = chess.Board.from_epd(line, chess960=chess960)
     return board
 
 
@@ -24,8 +24,9 @@ class OpeningBook:
     """Openings as (start FEN, [uci moves]) picked in order or at random."""
 
     def __init__(self, path, fmt="auto", order="sequential", seed=None,
-                 start=1, plies=0):
+                 start=1, plies=0, chess960=False):
         self.path = path
+        self.chess960 = chess960
         if fmt == "auto":
             fmt = "pgn" if path.lower().endswith(".pgn") else "epd"
         self.fmt = fmt
@@ -57,17 +58,17 @@ class OpeningBook:
     def _parse(self, idx):
         item = self.items[idx]
         if self.fmt == "epd":
-            board = parse_epd_line(item)
+            board = parse_epd_line(item, self.chess960)
             moves = []
         else:
-            board = chess.Board(item[0])
+            board = chess.Board(item[0], chess960=self.chess960)
             moves = item[1]
         b = board.copy()
         for u in moves:
             b.push_uci(u)
         if not b.is_valid() or b.outcome(claim_draw=True) is not None:
             raise ValueError("opening position is invalid or already over")
-        return {"fen": board.fen(), "moves": list(moves), "index": idx + 1}
+        return {"fen": board.fen(shredder=self.chess960), "moves": list(moves), "index": idx + 1}
 
     def next(self):
         for _ in range(len(self.order)):

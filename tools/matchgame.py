@@ -66,7 +66,7 @@ async def _play_game(spec):
     tcs = spec["tc"]
     adj = spec["adjudication"]
     margin = spec["time_margin"]
-    start_board = chess.Board(opening["fen"])
+    start_board = chess.Board(opening["fen"], chess960=spec.get("chess960", False))
     board = start_board.copy()
     for u in opening["moves"]:
         board.push_uci(u)
@@ -287,7 +287,7 @@ async def _play_game(spec):
     h["White"] = cfgs[W]["name"]
     h["Black"] = cfgs[B]["name"]
     h["Result"] = result
-    if start_board.fen() != chess.STARTING_FEN:
+    if start_board.fen() != chess.STARTING_FEN or start_board.chess960:
         game.setup(start_board)
     h["TimeControl"] = spec["tc_tag"]
     h["Termination"] = termination

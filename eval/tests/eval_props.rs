@@ -8,7 +8,11 @@ const PERFT_EPD: &str = "../../shared/data/perft.epd";
 
 fn perft_positions() -> Vec<Position> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PERFT_EPD);
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(!ci, "CI is set but {} is not readable ({e})", path.display());
+        String::new()
+    });
     text.lines().filter_map(|l| l.split(';').next()).filter_map(|f| Position::from_fen(f.trim()).ok()).collect()
 }
 

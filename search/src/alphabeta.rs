@@ -258,7 +258,7 @@ impl Worker {
             }
 
             if root {
-                self.report_currmove(depth, m, moves_searched + 1);
+                self.report_currmove(pos, depth, m, moves_searched + 1);
             }
             self.tt.prefetch(child.key());
             let new_depth = depth - 1 + i32::from(gives_check);

@@ -102,6 +102,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
             eval: eval.clone(),
+            chess960: false,
         };
         let t = Instant::now();
         let result = worker.search(&job);

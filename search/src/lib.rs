@@ -48,6 +48,21 @@ pub fn emit(line: &str) {
     let _ = lock.flush();
 }
 
+/// A principal variation in UCI text, each move written in the position it
+/// is played from (castling as king takes rook when `chess960`).
+pub fn pv_text(root: &tetrad_simd::Position, pv: &[tetrad_simd::Move], chess960: bool) -> String {
+    let mut pos = *root;
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !tetrad_simd::is_legal(&pos, m) {
+            break;
+        }
+        out.push(pos.move_to_uci(m, chess960));
+        pos = pos.make_move(m);
+    }
+    out.join(" ")
+}
+
 /// UCI score text: `cp N` or `mate N` (moves, negative when being mated).
 pub fn format_score(score: i32) -> String {
     if score >= MATE_IN_MAX {

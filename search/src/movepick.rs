@@ -58,7 +58,7 @@ pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
 /// Whether a move captures or promotes (the "noisy" moves).
 #[inline(always)]
 pub fn is_noisy(pos: &Position, m: Move) -> bool {
-    m.promo().is_some() || pos.ccr().code(m.to()) != 0 || m.kind() == tetrad_simd::MoveKind::EnPassant
+    m.promo().is_some() || pos.is_capture(m)
 }
 
 impl MovePicker {

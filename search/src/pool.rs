@@ -80,6 +80,7 @@ pub struct Engine {
     shared: Arc<SearchShared>,
     stop_requested: Arc<AtomicBool>,
     eval: tetrad_eval::EvalConfig,
+    chess960: bool,
 }
 
 impl Engine {
@@ -95,6 +96,7 @@ impl Engine {
             shared: Arc::new(SearchShared::new(1)),
             stop_requested: Arc::new(AtomicBool::new(false)),
             eval: tetrad_eval::EvalConfig::default(),
+            chess960: false,
         };
         e.spawn(threads.max(1));
         e
@@ -198,6 +200,16 @@ impl Engine {
         }
     }
 
+    /// Writes castling as king takes rook in `info` lines (UCI_Chess960).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Whether castling is written as king takes rook.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.busy.get()
@@ -213,7 +225,7 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone() });
+        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960 });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));

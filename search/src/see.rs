@@ -12,10 +12,7 @@ pub use tetrad_simd::movegen::attackers_to;
 
 /// Value gained by the move's capture (the victim), promotion included.
 pub fn capture_value(pos: &Position, m: Move) -> i32 {
-    let victim = match m.kind() {
-        MoveKind::EnPassant => SEE_VALUE[0],
-        _ => pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]),
-    };
+    let victim = pos.captured(m).map_or(0, |k| SEE_VALUE[k.index()]);
     victim + m.promo().map_or(0, |p| SEE_VALUE[p.index()] - SEE_VALUE[0])
 }
 

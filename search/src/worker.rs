@@ -67,6 +67,8 @@ pub struct SearchJob {
     pub print_info: bool,
     /// The evaluation to use.
     pub eval: tetrad_eval::EvalConfig,
+    /// Write castling as king takes rook (UCI_Chess960).
+    pub chess960: bool,
 }
 
 /// What a thread found.
@@ -118,6 +120,8 @@ pub struct Worker {
     pub(crate) single_thread: bool,
     /// Main thread of a search that prints `info`: also prints `currmove` after a second.
     pub(crate) print_currmove: bool,
+    /// Castling written as king takes rook in `info` lines.
+    pub(crate) chess960: bool,
     /// Start of the current search (for the `currmove` delay).
     pub(crate) start: Instant,
     /// Main thread: the search was pondering when last looked at.
@@ -157,6 +161,7 @@ impl Worker {
             node_limit: None,
             single_thread: true,
             print_currmove: false,
+            chess960: false,
             start: Instant::now(),
             pondering: false,
         }
@@ -224,6 +229,7 @@ impl Worker {
         self.stopped = false;
         self.node_limit = job.limits.nodes;
         self.print_currmove = job.print_info && self.id == 0;
+        self.chess960 = job.chess960;
         self.start = job.start;
         self.pondering = self.id == 0 && job.limits.ponder;
         self.time = (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
@@ -351,8 +357,9 @@ impl Worker {
 
     /// At the root: reports the move about to be searched once the search has run over a second.
     #[inline]
-    pub(crate) fn report_currmove(&self, depth: i32, m: Move, number: usize) {
+    pub(crate) fn report_currmove(&self, root: &Position, depth: i32, m: Move, number: usize) {
         if self.print_currmove && self.start.elapsed() > std::time::Duration::from_secs(1) {
+            let m = root.move_to_uci(m, self.chess960);
             crate::emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
         }
     }
@@ -364,13 +371,13 @@ impl Worker {
         let nps = nodes * 1000 / ms;
         let hashfull = job.tt.hashfull();
         for (i, line) in lines.iter().enumerate() {
-            let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+            let pv = crate::pv_text(&job.root, &line.pv, job.chess960);
             crate::emit(&format!(
                 "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
                 format_score(line.score),
-                pv.join(" ")
+                pv
             ));
         }
     }

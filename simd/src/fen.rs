@@ -2,7 +2,7 @@
 
 use crate::ccr::Ccr;
 use crate::movegen::ccr::is_attacked;
-use crate::position::Position;
+use crate::position::{Position, STANDARD_ROOKS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
 use std::fmt;
 
@@ -113,35 +113,41 @@ fn check_material(ccr: &Ccr) -> Result<[Square; 2], FenError> {
     Ok(kings)
 }
 
-fn parse_castling(field: &str, ccr: &Ccr) -> Result<CastleRights, FenError> {
+/// Reads the castling field: `KQkq` (X-FEN: the outermost rook on that side
+/// of the king), or rook files `A`–`H` / `a`–`h` (Shredder-FEN and X-FEN for
+/// Chess960). Returns the rights and each right's rook.
+fn parse_castling(field: &str, ccr: &Ccr) -> Result<(CastleRights, [Square; 4]), FenError> {
     let bad = || FenError::BadCastling(field.to_string());
+    let mut rooks = STANDARD_ROOKS;
     if field == "-" {
-        return Ok(CastleRights(0));
+        return Ok((CastleRights(0), rooks));
     }
     if field.is_empty() || field.len() > 4 {
         return Err(bad());
     }
     let mut bits = 0u8;
     for c in field.chars() {
-        let (bit, color, rook_file) = match c {
-            'K' => (CastleRights::WK, Color::White, 7),
-            'Q' => (CastleRights::WQ, Color::White, 0),
-            'k' => (CastleRights::BK, Color::Black, 7),
-            'q' => (CastleRights::BQ, Color::Black, 0),
-            _ => return Err(bad()),
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rank = if color == Color::White { 0 } else { 7 };
+        let king = Piece::new(color, PieceType::King).code();
+        let rook = Piece::new(color, PieceType::Rook).code();
+        let king_file = (0..8).find(|&f| ccr.code(Square::from_coords(f, rank)) == king).ok_or_else(bad)?;
+        let is_rook = |f: u8| ccr.code(Square::from_coords(f, rank)) == rook;
+        let file = match c.to_ascii_lowercase() {
+            'k' => (king_file + 1..8).rev().find(|&f| is_rook(f)),
+            'q' => (0..king_file).find(|&f| is_rook(f)),
+            l @ 'a'..='h' => Some(l as u8 - b'a').filter(|&f| f != king_file && is_rook(f)),
+            _ => None,
+        }
+        .ok_or_else(bad)?;
+        let bit = if file > king_file { CastleRights::king_side(color) } else { CastleRights::queen_side(color) };
         if bits & bit != 0 {
             return Err(bad());
         }
-        let rank = if color == Color::White { 0 } else { 7 };
-        let king_home = ccr.code(Square::from_coords(4, rank)) == Piece::new(color, PieceType::King).code();
-        let rook_home = ccr.code(Square::from_coords(rook_file, rank)) == Piece::new(color, PieceType::Rook).code();
-        if !king_home || !rook_home {
-            return Err(bad());
-        }
         bits |= bit;
+        rooks[bit.trailing_zeros() as usize] = Square::from_coords(file, rank);
     }
-    Ok(CastleRights(bits))
+    Ok((CastleRights(bits), rooks))
 }
 
 fn parse_ep(field: &str, ccr: &Ccr, stm: Color) -> Result<Option<Square>, FenError> {
@@ -178,13 +184,28 @@ fn parse_clock(field: Option<&str>, default: u16, min: u16) -> Result<u16, FenEr
     }
 }
 
-/// The castling field of a FEN (`KQkq` order, `-` for none).
-fn castling_text(c: CastleRights) -> String {
+/// The castling field of a FEN in X-FEN: `K`/`Q` (`k`/`q`) where the rook is
+/// the outermost one on its side of the king, the rook's file letter otherwise
+/// (Chess960 only); `-` for none.
+fn castling_text(c: CastleRights, rooks: [Square; 4], ccr: &Ccr) -> String {
     let mut s = String::new();
-    for (bit, ch) in [(CastleRights::WK, 'K'), (CastleRights::WQ, 'Q'), (CastleRights::BK, 'k'), (CastleRights::BQ, 'q')] {
-        if c.has(bit) {
-            s.push(ch);
+    for (i, letter) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
+        let bit = 1u8 << i;
+        if !c.has(bit) {
+            continue;
         }
+        let rook_sq = rooks[i];
+        let color = if i < 2 { Color::White } else { Color::Black };
+        let rook = Piece::new(color, PieceType::Rook).code();
+        // Another rook of ours further out on the same side would make K/Q mean that one.
+        let outer = if letter.eq_ignore_ascii_case(&'k') { rook_sq.file() + 1..8 } else { 0..rook_sq.file() };
+        let shadowed = outer.into_iter().any(|f| ccr.code(Square::from_coords(f, rook_sq.rank())) == rook);
+        s.push(if shadowed {
+            let f = (b'a' + rook_sq.file()) as char;
+            if color == Color::White { f.to_ascii_uppercase() } else { f }
+        } else {
+            letter
+        });
     }
     if s.is_empty() {
         s.push('-');
@@ -206,7 +227,7 @@ impl Position {
             "b" => Color::Black,
             s => return Err(FenError::BadSideToMove(s.to_string())),
         };
-        let castling = parse_castling(fields[2], &ccr)?;
+        let (castling, rooks) = parse_castling(fields[2], &ccr)?;
         let ep = parse_ep(fields[3], &ccr, stm)?;
         let halfmove = parse_clock(fields.get(4).copied(), 0, 0)?;
         let fullmove = parse_clock(fields.get(5).copied(), 1, 0)?.max(1);
@@ -214,11 +235,12 @@ impl Position {
         if is_attacked(&ccr, kings[them.index()], stm, None) {
             return Err(FenError::OpponentInCheck);
         }
-        Ok(Position::from_parts(ccr, stm, castling, ep, halfmove, fullmove, kings))
+        Ok(Position::from_parts(ccr, stm, castling, rooks, ep, halfmove, fullmove, kings))
     }
 
     /// Builds a position from a board and state with the same checks as
-    /// [`Position::from_fen`] (for binary formats that store the CCR itself).
+    /// [`Position::from_fen`] (for binary formats that store the CCR itself);
+    /// each castling right takes the outermost rook on its side.
     pub fn from_board(
         ccr: Ccr,
         stm: Color,
@@ -233,8 +255,8 @@ impl Position {
             }
         }
         let kings = check_material(&ccr)?;
-        let text = castling_text(castling);
-        let castling = parse_castling(&text, &ccr)?;
+        let text = castling_text(castling, STANDARD_ROOKS, &Ccr::EMPTY);
+        let (castling, rooks) = parse_castling(&text, &ccr)?;
         let ep_text = ep.map_or("-".to_string(), |e| e.to_string());
         let ep = parse_ep(&ep_text, &ccr, stm)?;
         if halfmove > 9999 || fullmove > 9999 {
@@ -243,7 +265,7 @@ impl Position {
         if is_attacked(&ccr, kings[stm.flip().index()], stm, None) {
             return Err(FenError::OpponentInCheck);
         }
-        Ok(Position::from_parts(ccr, stm, castling, ep, halfmove, fullmove.max(1), kings))
+        Ok(Position::from_parts(ccr, stm, castling, rooks, ep, halfmove, fullmove.max(1), kings))
     }
 
     /// Writes the position as FEN (en passant only where a capture is possible).
@@ -273,7 +295,7 @@ impl Position {
         s.push(' ');
         s.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
         s.push(' ');
-        s.push_str(&castling_text(self.castling()));
+        s.push_str(&castling_text(self.castling(), self.castle_rooks(), self.ccr()));
         s.push(' ');
         match self.ep_square() {
             Some(e) => s.push_str(&e.to_string()),
@@ -344,5 +366,42 @@ mod tests {
         assert_eq!(p.ep_square(), None);
         let p = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
         assert_eq!(p.ep_square(), Square::parse("e3"));
+    }
+
+    #[test]
+    fn chess960_castling_fields() {
+        // Shredder-FEN file letters name the rooks; X-FEN writes K/Q where the rook is outermost.
+        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+        assert_eq!(p.castle_rooks(), [Square::H1, Square::parse("f1").unwrap(), Square::H8, Square::parse("f8").unwrap()]);
+        assert_eq!(p.to_fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+        assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
+        // An inner rook needs its file letter (another rook stands further out).
+        let p = Position::from_fen("4k3/8/8/8/8/8/8/R1R1K3 w C - 0 1").unwrap();
+        assert_eq!(p.castle_rook(CastleRights::WQ), Square::parse("c1").unwrap());
+        assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/R1R1K3 w C - 0 1");
+        // Letters must name a rook of that side on its back rank.
+        for bad in ["4k3/8/8/8/8/8/8/R3K3 w B - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Ah - 0 1", "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", "4k3/8/8/8/8/8/8/R3K3 w AQ - 0 1"] {
+            assert!(Position::from_fen(bad).is_err(), "accepted {bad}");
+        }
+    }
+
+    #[test]
+    fn chess960_castling_moves_in_both_notations() {
+        // King b1 with rooks a1 and h1: king side lands the king on g1, the rook on f1.
+        let p = Position::from_fen("1k5r/8/8/8/8/8/8/RK5R w AHh - 0 1").unwrap();
+        let ks = crate::movegen::parse_uci_move(&p, "b1h1").expect("king takes rook is castling");
+        assert_eq!(ks.kind(), crate::moves::MoveKind::Castle);
+        assert_eq!(p.move_to_uci(ks, true), "b1h1");
+        assert_eq!(p.move_to_uci(ks, false), "b1g1");
+        assert_eq!(crate::movegen::parse_uci_move(&p, "b1g1"), Some(ks));
+        let after = p.make_move(ks);
+        assert_eq!(after.to_fen(), "1k5r/8/8/8/8/8/8/R4RK1 b k - 1 1");
+        // Queen side with the king on b1: the king goes to c1 and the rook from a1 to d1.
+        let qs = crate::movegen::parse_uci_move(&p, "b1a1").unwrap();
+        assert_eq!(p.make_move(qs).to_fen(), "1k5r/8/8/8/8/8/8/2KR3R b k - 1 1");
+        // Where the king's destination is also an ordinary king move, the text means that move.
+        let p = Position::from_fen("4k3/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        assert_eq!(crate::movegen::parse_uci_move(&p, "f1g1").unwrap().kind(), crate::moves::MoveKind::Normal);
+        assert_eq!(crate::movegen::parse_uci_move(&p, "f1h1").unwrap().kind(), crate::moves::MoveKind::Castle);
     }
 }

@@ -16,6 +16,7 @@ use std::fmt;
 pub struct Move(u16);
 
 const _: () = assert!(std::mem::size_of::<Move>() == 2);
+const _: () = assert!(std::mem::size_of::<Option<Move>>() == 4);
 
 /// What a move does beyond moving a piece from one square to another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -232,6 +233,5 @@ mod tests {
         assert_eq!(m.promo(), Some(PieceType::Queen));
         assert_eq!(m.to_string(), "e7e8q");
         assert_eq!(Move::NULL.to_string(), "0000");
-        assert_eq!(std::mem::size_of::<Option<Move>>(), 4);
     }
 }

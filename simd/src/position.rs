@@ -6,14 +6,16 @@
 use crate::ccr::Ccr;
 use crate::moves::{Move, MoveKind};
 use crate::tables::PAWN_ATTACKS;
-use crate::types::{CastleRights, Color, Piece, PieceType, Square, CASTLE_MASK};
+use crate::types::{CastleRights, Color, Piece, PieceType, Square};
 use crate::zobrist::{direct_key, zobrist_from_scratch, ZOBRIST};
 
 /// A chess position: board, side to move, castling, en passant, clocks, key.
 ///
 /// 64 bytes, one cache line: the 32-byte CCR, the Zobrist key and the small
 /// fields. The king squares are derived data kept because every legality
-/// test starts from them.
+/// test starts from them. Castling works for Chess960 too: each right names
+/// its rook's square (`rooks`), and a castling move is stored as the king's
+/// destination (g or c file) with [`MoveKind::Castle`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
 pub struct Position {
@@ -26,9 +28,71 @@ pub struct Position {
     castling: CastleRights,
     /// En-passant target square; kept only when an enemy pawn could capture there.
     ep: Option<Square>,
+    /// The rook of each castling right, by right bit (WK, WQ, BK, BQ).
+    rooks: [Square; 4],
 }
 
+/// The standard castling rooks: h1, a1, h8, a8.
+pub const STANDARD_ROOKS: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
+
 const _: () = assert!(std::mem::size_of::<Position>() == 64);
+
+/// The castling right bit of side `us` whose king lands on `king_to` (g or c file).
+#[inline(always)]
+pub fn castle_bit(us: Color, king_to: Square) -> u8 {
+    if king_to.file() == 6 {
+        CastleRights::king_side(us)
+    } else {
+        CastleRights::queen_side(us)
+    }
+}
+
+/// Where the rook lands when the king castles to `king_to`: f or d file.
+#[inline(always)]
+pub fn castle_rook_target(king_to: Square) -> Square {
+    Square::from_coords(if king_to.file() == 6 { 5 } else { 3 }, king_to.rank())
+}
+
+/// What one castling move needs of the board (standard chess and Chess960).
+#[derive(Clone, Copy, Debug)]
+pub struct CastlePath {
+    /// The king's destination (g or c file).
+    pub king_to: Square,
+    /// The castling rook's square.
+    pub rook_from: Square,
+    /// Squares that must be empty (apart from the king and that rook).
+    pub empty: u64,
+    /// Squares the king stands on, crosses or lands on, which must not be
+    /// attacked (tested with the king and the rook off the board: in Chess960
+    /// the rook may have shielded the king's square itself, when the king
+    /// does not move).
+    pub king_path: u64,
+}
+
+/// The inclusive segment between two squares on one rank.
+#[inline(always)]
+fn span(a: Square, b: Square) -> u64 {
+    crate::tables::BETWEEN[a.index()][b.index()] | a.bit() | b.bit()
+}
+
+/// The squares of castling right `bit` for the side to move.
+#[inline]
+pub fn castle_path(pos: &Position, bit: u8) -> CastlePath {
+    let us = pos.side_to_move();
+    let ksq = pos.king(us);
+    let rank = ksq.rank();
+    let king_side = bit & (CastleRights::WK | CastleRights::BK) != 0;
+    let king_to = Square::from_coords(if king_side { 6 } else { 2 }, rank);
+    let rook_from = pos.castle_rook(bit);
+    let rook_to = castle_rook_target(king_to);
+    let pieces = ksq.bit() | rook_from.bit();
+    CastlePath {
+        king_to,
+        rook_from,
+        empty: (span(ksq, king_to) | span(rook_from, rook_to)) & !pieces,
+        king_path: span(ksq, king_to),
+    }
+}
 
 /// The standard starting position.
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -40,16 +104,18 @@ impl Position {
     }
 
     /// Builds a position from parts; the caller (the FEN reader) has validated them.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_parts(
         ccr: Ccr,
         stm: Color,
         castling: CastleRights,
+        rooks: [Square; 4],
         ep: Option<Square>,
         halfmove: u16,
         fullmove: u16,
         kings: [Square; 2],
     ) -> Position {
-        let mut p = Position { ccr, key: 0, halfmove, fullmove, kings, stm, castling, ep: None };
+        let mut p = Position { ccr, key: 0, halfmove, fullmove, kings, stm, castling, ep: None, rooks };
         p.ep = ep.filter(|&e| p.ep_capturable(e, stm));
         p.key = zobrist_from_scratch(&p.ccr, stm, castling.0, p.ep);
         p
@@ -71,6 +137,49 @@ impl Position {
     #[inline(always)]
     pub fn castling(&self) -> CastleRights {
         self.castling
+    }
+
+    /// The rook square of castling right `bit` (one of the [`CastleRights`] bits).
+    #[inline(always)]
+    pub fn castle_rook(&self, bit: u8) -> Square {
+        self.rooks[(bit.trailing_zeros() & 3) as usize]
+    }
+
+    /// The rooks of the four castling rights (WK, WQ, BK, BQ), meaningful where the right is held.
+    #[inline(always)]
+    pub fn castle_rooks(&self) -> [Square; 4] {
+        self.rooks
+    }
+
+    /// Whether a move captures (en passant included; castling onto our own rook does not).
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            _ => self.ccr.code(m.to()) != 0,
+        }
+    }
+
+    /// The kind of piece a move captures, if any.
+    #[inline(always)]
+    pub fn captured(&self, m: Move) -> Option<PieceType> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(PieceType::Pawn),
+            MoveKind::Castle => None,
+            _ => self.ccr.piece(m.to()).map(Piece::kind),
+        }
+    }
+
+    /// The move in UCI text: castling as the king's destination (`e1g1`), or
+    /// with `chess960` as king takes own rook (`e1h1`), as the UCI convention
+    /// for Chess960 has it.
+    pub fn move_to_uci(&self, m: Move, chess960: bool) -> String {
+        if chess960 && m.kind() == MoveKind::Castle {
+            let bit = castle_bit(self.stm, m.to());
+            return format!("{}{}", m.from(), self.castle_rook(bit));
+        }
+        m.to_string()
     }
 
     /// En-passant target square, present only when a capture there is pseudo-legal.
@@ -151,7 +260,8 @@ impl Position {
         let from = m.from();
         let to = m.to();
         let code = self.ccr.code(from);
-        let captured = self.ccr.code(to);
+        let kind = m.kind();
+        let captured = if kind == MoveKind::Castle { 0 } else { self.ccr.code(to) };
 
         p.key ^= ZOBRIST.side;
         if let Some(e) = p.ep.take() {
@@ -166,7 +276,7 @@ impl Position {
             p.halfmove = 0;
         }
         p.remove(from, code);
-        match m.kind() {
+        match kind {
             MoveKind::Normal => p.put(to, code),
             MoveKind::DoublePush => {
                 p.put(to, code);
@@ -177,12 +287,13 @@ impl Position {
                 }
             }
             MoveKind::Castle => {
-                p.put(to, code);
-                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
-                let rank = from.rank();
+                // King and rook both leave before either lands: in Chess960 the
+                // king may land on the rook's square or the rook on the king's.
                 let rook = Piece::new(us, PieceType::Rook).code();
-                p.remove(Square::from_coords(rook_from, rank), rook);
-                p.put(Square::from_coords(rook_to, rank), rook);
+                let rook_from = self.castle_rook(castle_bit(us, to));
+                p.remove(rook_from, rook);
+                p.put(to, code);
+                p.put(castle_rook_target(to), rook);
             }
             MoveKind::EnPassant => {
                 p.put(to, code);
@@ -199,13 +310,33 @@ impl Position {
         } else if code & 7 == PieceType::King as u8 {
             p.kings[us.index()] = to;
         }
-        let rights = p.castling.0 & CASTLE_MASK[from.index()] & CASTLE_MASK[to.index()];
-        if rights != p.castling.0 {
-            p.key ^= ZOBRIST.castle[p.castling.0 as usize] ^ ZOBRIST.castle[rights as usize];
-            p.castling = CastleRights(rights);
+        if p.castling.0 != 0 {
+            let rights = self.rights_after(from, to, code);
+            if rights != p.castling.0 {
+                p.key ^= ZOBRIST.castle[p.castling.0 as usize] ^ ZOBRIST.castle[rights as usize];
+                p.castling = CastleRights(rights);
+            }
         }
         p.stm = us.flip();
         p
+    }
+
+    /// Castling rights left after a move of piece `code` from `from` to `to`:
+    /// a king move loses both of its side's, and leaving or landing on a
+    /// castling rook's square loses that right.
+    #[inline]
+    fn rights_after(&self, from: Square, to: Square, code: u8) -> u8 {
+        let mut rights = self.castling.0;
+        if code & 7 == PieceType::King as u8 {
+            let c = if code & 8 == 0 { Color::White } else { Color::Black };
+            rights &= !(CastleRights::king_side(c) | CastleRights::queen_side(c));
+        }
+        for (i, rook) in self.rooks.iter().enumerate() {
+            if *rook == from || *rook == to {
+                rights &= !(1 << i);
+            }
+        }
+        rights
     }
 
     /// Passes the move to the opponent (null move, for null-move pruning).
@@ -228,10 +359,12 @@ impl Position {
         let c = self.castling.0;
         let castling = CastleRights(((c & 3) << 2) | ((c >> 2) & 3));
         let kings = [self.kings[1].flip_rank(), self.kings[0].flip_rank()];
+        let r = self.rooks.map(Square::flip_rank);
         Position::from_parts(
             ccr,
             self.stm.flip(),
             castling,
+            [r[2], r[3], r[0], r[1]],
             self.ep.map(Square::flip_rank),
             self.halfmove,
             self.fullmove,

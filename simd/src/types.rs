@@ -318,16 +318,3 @@ impl CastleRights {
         }
     }
 }
-
-/// Rights that survive a move touching this square: moving from or capturing
-/// on a king or rook home square clears the matching rights.
-pub const CASTLE_MASK: [u8; 64] = {
-    let mut m = [15u8; 64];
-    m[0] = 15 & !CastleRights::WQ;
-    m[4] = 15 & !(CastleRights::WK | CastleRights::WQ);
-    m[7] = 15 & !CastleRights::WK;
-    m[56] = 15 & !CastleRights::BQ;
-    m[60] = 15 & !(CastleRights::BK | CastleRights::BQ);
-    m[63] = 15 & !CastleRights::BK;
-    m
-};

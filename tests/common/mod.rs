@@ -4,10 +4,28 @@
 use std::path::PathBuf;
 use tetrad_simd::{legal_moves, Position};
 
+/// Whether the tests run under CI (`CI` set to anything but `false` or `0`).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Skips a test for a missing tool or file, saying why; under CI it fails
+/// instead, so that CI cannot pass by checking nothing.
+pub fn skip(reason: &str) {
+    assert!(!under_ci(), "CI is set but {reason}: the test would check nothing");
+    eprintln!("skipping: {reason}");
+}
+
 /// Path of a file in `../shared/data/` beside the repository, if present.
+/// Under CI (`CI` set to anything but `false`/`0`) a missing file fails the
+/// test instead of skipping it: CI must not pass by checking nothing.
 pub fn shared_data(name: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name);
-    p.exists().then_some(p)
+    if p.exists() {
+        return Some(p);
+    }
+    skip(&format!("../shared/data/{name} is missing"));
+    None
 }
 
 /// A small deterministic PRNG (xorshift64*).

@@ -15,7 +15,7 @@
 
 use crate::ccr::Ccr;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::position::{castle_path, Position};
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, RAYS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
 use super::{GenType, KingInfo};
@@ -131,6 +131,17 @@ pub fn king_info(pos: &Position) -> KingInfo {
 pub fn in_check(pos: &Position) -> bool {
     let us = pos.side_to_move();
     is_attacked(pos.ccr(), pos.king(us), us.flip(), None)
+}
+
+/// The squares of a bitboard, lowest first.
+fn squares(mut bb: u64) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let s = Square::new(bb.trailing_zeros() as u8);
+            bb &= bb - 1;
+            s
+        })
+    })
 }
 
 struct Gen<'a> {
@@ -280,16 +291,19 @@ impl Gen<'_> {
 
     fn castling(&mut self) {
         let rights = self.pos.castling();
-        let rank = if self.us == Color::White { 0 } else { 7 };
         let them = self.us.flip();
-        let sq = |f: u8| Square::from_coords(f, rank);
-        let empty = |f: u8| self.ccr.code(sq(f)) == 0;
-        let safe = |f: u8| !is_attacked(self.ccr, sq(f), them, None);
-        if rights.has(CastleRights::king_side(self.us)) && empty(5) && empty(6) && safe(5) && safe(6) {
-            self.list.push(Move::new(sq(4), sq(6), MoveKind::Castle));
-        }
-        if rights.has(CastleRights::queen_side(self.us)) && empty(1) && empty(2) && empty(3) && safe(3) && safe(2) {
-            self.list.push(Move::new(sq(4), sq(2), MoveKind::Castle));
+        for bit in [CastleRights::king_side(self.us), CastleRights::queen_side(self.us)] {
+            if !rights.has(bit) {
+                continue;
+            }
+            let path = castle_path(self.pos, bit);
+            let mut board = *self.ccr;
+            board.set_code(self.ksq, 0);
+            board.set_code(path.rook_from, 0);
+            let empty = squares(path.empty).all(|s| board.code(s) == 0);
+            if empty && squares(path.king_path).all(|s| !is_attacked(&board, s, them, None)) {
+                self.list.push(Move::new(self.ksq, path.king_to, MoveKind::Castle));
+            }
         }
     }
 

@@ -23,7 +23,7 @@ pub use legal::is_legal;
 use crate::bitboards::Bitboards;
 use crate::convert::ccr_to_bitboards;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::position::{castle_path, Position};
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, PieceType, Square};
 use crate::attacks::{sliders, Sliders};
@@ -344,19 +344,26 @@ impl<'a> Ctx<'a> {
     fn castling<S: Sink>(&self, sink: &mut S) {
         let rights = self.pos.castling();
         let us = self.us;
-        if rights.0 & (CastleRights::king_side(us) | CastleRights::queen_side(us)) == 0 {
-            return;
-        }
-        let rank = if us == Color::White { 0 } else { 7 };
-        let them = us.flip();
-        let sq = |f: u8| Square::from_coords(f, rank);
-        let base = 8 * rank as u32;
-        let safe = |f: u8| !attacked_by(self.sl, &self.bb, sq(f), them, self.occ);
-        if rights.has(CastleRights::king_side(us)) && self.occ & (0x60u64 << base) == 0 && safe(5) && safe(6) {
-            sink.one(Move::new(sq(4), sq(6), MoveKind::Castle));
-        }
-        if rights.has(CastleRights::queen_side(us)) && self.occ & (0x0Eu64 << base) == 0 && safe(3) && safe(2) {
-            sink.one(Move::new(sq(4), sq(2), MoveKind::Castle));
+        for bit in [CastleRights::king_side(us), CastleRights::queen_side(us)] {
+            if !rights.has(bit) {
+                continue;
+            }
+            let path = castle_path(self.pos, bit);
+            if self.occ & path.empty != 0 {
+                continue;
+            }
+            // The rook may shield a square of the king's path (Chess960): test without it.
+            let occ = self.occ ^ self.ksq.bit() ^ path.rook_from.bit();
+            let mut squares = path.king_path;
+            let mut safe = true;
+            while squares != 0 && safe {
+                let s = Square::new(squares.trailing_zeros() as u8);
+                squares &= squares - 1;
+                safe = !attacked_by(self.sl, &self.bb, s, us.flip(), occ);
+            }
+            if safe {
+                sink.one(Move::new(self.ksq, path.king_to, MoveKind::Castle));
+            }
         }
     }
 }
@@ -471,9 +478,21 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
-/// Finds the legal move written in UCI form (`e2e4`, `e7e8q`, `e1g1`).
+/// Finds the legal move written in UCI form (`e2e4`, `e7e8q`). Castling is
+/// read in both forms: the king's destination (`e1g1`, standard UCI) and
+/// king takes own rook (`e1h1`, UCI for Chess960). Where a Chess960 king's
+/// destination is also an ordinary king move, the text means the ordinary move.
 pub fn parse_uci_move(pos: &Position, text: &str) -> Option<Move> {
-    legal_moves(pos).iter().copied().find(|m| m.to_string() == text)
+    let moves = legal_moves(pos);
+    let mut found = None;
+    for &m in moves.iter() {
+        if m.to_string() == text && (found.is_none() || m.kind() != MoveKind::Castle) {
+            found = Some(m);
+        }
+    }
+    found.or_else(|| {
+        moves.iter().copied().find(|&m| m.kind() == MoveKind::Castle && pos.move_to_uci(m, true) == text)
+    })
 }
 
 #[cfg(test)]
