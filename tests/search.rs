@@ -48,3 +48,20 @@ fn pool_bench_matches_the_signature_on_one_thread_and_runs_on_two() {
     assert_eq!(lines, tetrad_search::bench::BENCH_FENS.len());
     assert!(nodes > 0);
 }
+
+/// The node view is the only CCR -> bitboards conversion of a node: over a
+/// whole bench, conversions never outnumber nodes (plus one per search for
+/// the root's move list).
+#[test]
+fn at_most_one_conversion_per_node() {
+    for kind in [EvalKind::Hce, EvalKind::Nnue] {
+        let cfg = EvalConfig { kind, ..EvalConfig::default() };
+        let before = tetrad_simd::convert::conversions();
+        let (nodes, _) = run_bench(7, 4, &cfg, |_| {});
+        let conversions = tetrad_simd::convert::conversions() - before;
+        let searches = tetrad_search::bench::BENCH_FENS.len() as u64;
+        eprintln!("{kind:?}: {nodes} nodes, {conversions} conversions");
+        assert!(conversions <= nodes + 2 * searches, "{kind:?}: {conversions} conversions for {nodes} nodes");
+        assert!(conversions * 2 > nodes, "the count should see the search's conversions");
+    }
+}

@@ -56,7 +56,18 @@ struct Attacks {
 /// Evaluates `pos` (side to move's view), using and filling `table` when
 /// given (the trace passes none, so every term is recorded).
 pub fn evaluate<T: Tracer>(pos: &Position, table: Option<&mut PawnTable>, p: &'static Params, tr: &mut T) -> i32 {
-    let bb = ccr_to_bitboards(pos.ccr());
+    evaluate_bitboards(pos, &ccr_to_bitboards(pos.ccr()), table, p, tr)
+}
+
+/// [`evaluate`] on bitboards the caller already made from `pos` (the node view's).
+pub fn evaluate_bitboards<T: Tracer>(
+    pos: &Position,
+    bb: &Bitboards,
+    table: Option<&mut PawnTable>,
+    p: &'static Params,
+    tr: &mut T,
+) -> i32 {
+    let bb = *bb;
     let stm = pos.side_to_move();
     if insufficient_material(&bb) {
         tr.finish(0, 0, stm, true);

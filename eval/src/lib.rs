@@ -139,12 +139,15 @@ impl Evaluator {
     /// Static evaluation of a node at `ply` (the network's cache keeps one slot per ply).
     #[inline]
     pub fn evaluate_at(&mut self, pos: &Position, ply: usize) -> i32 {
+        self.evaluate_bitboards(pos, &ccr_to_bitboards(pos.ccr()), ply)
+    }
+
+    /// Static evaluation of a node at `ply` from its bitboards (the search's node view).
+    #[inline]
+    pub fn evaluate_bitboards(&mut self, pos: &Position, bb: &Bitboards, ply: usize) -> i32 {
         match self.kind {
-            EvalKind::Hce => eval::evaluate(pos, Some(&mut self.pawns), &PARAMS, &mut NoTrace),
-            EvalKind::Nnue => {
-                let bb = ccr_to_bitboards(pos.ccr());
-                self.evaluate_nnue(pos, &bb, ply)
-            }
+            EvalKind::Hce => eval::evaluate_bitboards(pos, bb, Some(&mut self.pawns), &PARAMS, &mut NoTrace),
+            EvalKind::Nnue => self.evaluate_nnue(pos, bb, ply),
         }
     }
 

@@ -4,14 +4,13 @@
 //! undone on the way back. Bitboards are made from the CCR at nodes that
 //! need them (SEE for move ordering and pruning; the evaluator makes its own).
 
-use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
+use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::{capture_value, see_ge};
 use crate::tt::Bound;
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
-use tetrad_simd::king_info;
-use tetrad_simd::{ccr_to_bitboards, Move, Position};
+use tetrad_simd::{generate_in, GenType, Move, MoveList, NodeView, Position};
 
 /// Mate scores are stored relative to the node, not the root.
 #[inline]
@@ -38,8 +37,12 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 /// The fifty-move rule draws, unless the last move gave mate.
 #[cold]
-fn fifty_move_score(pos: &Position, ply: usize) -> i32 {
-    if tetrad_simd::in_check(pos) && tetrad_simd::legal_moves(pos).is_empty() {
+fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
+    let mut moves = MoveList::new();
+    if view.in_check() {
+        generate_in(pos, view, GenType::All, &mut moves);
+    }
+    if view.in_check() && moves.is_empty() {
         -MATE + ply as i32
     } else {
         0
@@ -120,9 +123,9 @@ impl Worker {
             if self.stopped {
                 return 0;
             }
-            // Step 1. Draws: fifty moves, repetition, bare material.
+            // Step 1. Draws: fifty moves (mate excepted: the one view of this node), repetition, bare material.
             if pos.halfmove_clock() >= 100 {
-                return fifty_move_score(pos, ply);
+                return fifty_move_score(pos, &NodeView::new(pos), ply);
             }
             if self.is_repetition(pos) || insufficient_material(pos) {
                 return 0;
@@ -148,15 +151,16 @@ impl Worker {
             }
         }
 
-        let info = king_info(pos);
-        let in_check = info.checkers != 0;
+        // The node's one look at its board: bitboards, check and pin facts.
+        let view = NodeView::new(pos);
+        let in_check = view.in_check();
         let us = pos.side_to_move();
 
         // Step 4. Static evaluation, sharpened by the table's bound when it agrees.
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_entry.map_or_else(|| self.eval.evaluate_at(pos, ply), |e| e.eval)
+            tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -209,13 +213,13 @@ impl Worker {
         }
 
         // Step 8. The move loop.
-        let bb = ccr_to_bitboards(pos.ccr());
         let prev = [
             if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
             if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
         ];
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
-        let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter);
+        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0;
@@ -225,7 +229,7 @@ impl Worker {
         let mut n_captures = 0;
 
         loop {
-            let Some(m) = picker.next(&PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev }) else {
                 break;
             };
             if root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
@@ -234,9 +238,9 @@ impl Worker {
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
-            // Checking moves are exempt from the quiet-move pruning below.
-            let child = pos.make_move(m);
-            let gives_check = tetrad_simd::in_check(&child);
+            // Checking moves are exempt from the quiet-move pruning below; decided
+            // from this node's view, so a pruned move is never made.
+            let gives_check = view.gives_check(pos, m);
 
             // Step 9. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -MATE_IN_MAX {
@@ -249,13 +253,14 @@ impl Worker {
                     if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
                         continue;
                     }
-                    if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_QUIET_MARGIN * lmr_depth) {
+                    if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_QUIET_MARGIN * lmr_depth) {
                         continue;
                     }
-                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
+                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
                     continue;
                 }
             }
+            let child = pos.make_move(m);
 
             if root {
                 self.report_currmove(pos, depth, m, moves_searched + 1);
@@ -324,6 +329,8 @@ impl Worker {
             }
         }
 
+        self.pick_buffers[ply] = Some(picker.into_buffers());
+
         if moves_searched == 0 {
             // No legal move (pruning needs a searched move first): mate or stalemate.
             // At the root with every move excluded (MultiPV), report a non-result.
@@ -388,7 +395,7 @@ impl Worker {
         }
         self.seldepth = self.seldepth.max(ply);
         if pos.halfmove_clock() >= 100 {
-            return fifty_move_score(pos, ply);
+            return fifty_move_score(pos, &NodeView::new(pos), ply);
         }
         if insufficient_material(pos) {
             return 0;
@@ -404,28 +411,28 @@ impl Worker {
                 return s;
             }
         }
-        let info = king_info(pos);
-        let in_check = info.checkers != 0;
+        let view = NodeView::new(pos);
+        let in_check = view.in_check();
         let static_eval;
         let mut best_score;
         if in_check {
             static_eval = -INFINITY;
             best_score = -INFINITY;
         } else {
-            static_eval = tt_entry.map_or_else(|| self.eval.evaluate_at(pos, ply), |e| e.eval);
+            static_eval = tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;
             }
             alpha = alpha.max(best_score);
         }
-        let bb = ccr_to_bitboards(pos.ccr());
         let prev = [Default::default(); 2];
-        let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check);
+        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
         let mut best_move = Move::NULL;
         let mut moves = 0;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, bb: &bb, info: &info, hist: &self.hist, prev: &prev }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev }) else {
                 break;
             };
             moves += 1;
@@ -461,6 +468,7 @@ impl Worker {
                 }
             }
         }
+        self.pick_buffers[ply] = Some(picker.into_buffers());
         if in_check && moves == 0 {
             return -MATE + ply as i32;
         }

@@ -5,7 +5,7 @@
 use crate::history::{History, PieceTo};
 use crate::params::MVV;
 use crate::see::see_ge;
-use tetrad_simd::{generate_with, Bitboards, GenType, KingInfo, Move, MoveList, Position};
+use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 enum Stage {
@@ -22,14 +22,28 @@ enum Stage {
 pub struct PickContext<'a> {
     /// The node's position.
     pub pos: &'a Position,
-    /// Its bitboards (for SEE).
-    pub bb: &'a Bitboards,
-    /// Check and pin facts (for generation).
-    pub info: &'a KingInfo,
+    /// Its view: bitboards, check and pin facts (generation, legality, SEE).
+    pub view: &'a NodeView,
     /// The thread's histories.
     pub hist: &'a History,
     /// Continuation keys of the previous two plies.
     pub prev: &'a [PieceTo; 2],
+}
+
+/// The move lists of one node, kept by the thread per ply and reused: a
+/// fresh set would be 2.5 KiB to zero at every node.
+#[derive(Clone)]
+pub struct PickBuffers {
+    list: MoveList,
+    scores: [i32; tetrad_simd::moves::MAX_MOVES],
+    bad: MoveList,
+}
+
+impl PickBuffers {
+    /// Empty buffers on the heap.
+    pub fn boxed() -> Box<PickBuffers> {
+        Box::new(PickBuffers { list: MoveList::new(), scores: [0; tetrad_simd::moves::MAX_MOVES], bad: MoveList::new() })
+    }
 }
 
 /// A staged move generator-and-sorter for one node.
@@ -38,10 +52,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    list: MoveList,
-    scores: [i32; tetrad_simd::moves::MAX_MOVES],
+    buf: Box<PickBuffers>,
     next: usize,
-    bad: MoveList,
     bad_next: usize,
     /// Quiescence: no quiet stage (unless in check), and bad captures are dropped.
     captures_only: bool,
@@ -62,33 +74,38 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A picker for a main-search node.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker for a main-search node, working in `buf` (give it back with [`MovePicker::into_buffers`]).
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, mut buf: Box<PickBuffers>) -> MovePicker {
+        buf.list.clear();
+        buf.bad.clear();
         MovePicker {
             stage: if tt_move.is_null() { Stage::GenCaptures } else { Stage::TtMove },
             tt_move,
             killers,
             counter,
-            list: MoveList::new(),
-            scores: [0; tetrad_simd::moves::MAX_MOVES],
+            buf,
             next: 0,
-            bad: MoveList::new(),
             bad_next: 0,
             captures_only: false,
             skip_quiets: false,
         }
     }
 
+    /// The buffers, for the next node at this ply.
+    pub fn into_buffers(self) -> Box<PickBuffers> {
+        self.buf
+    }
+
     /// A picker for quiescence: captures and promotions only, or all evasions in check.
-    pub fn qsearch(tt_move: Move, in_check: bool) -> MovePicker {
-        let mut p = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL);
+    pub fn qsearch(tt_move: Move, in_check: bool, buf: Box<PickBuffers>) -> MovePicker {
+        let mut p = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, buf);
         p.captures_only = !in_check;
         p
     }
 
     fn score_captures(&mut self, ctx: &PickContext) {
-        for i in 0..self.list.len() {
-            let m = self.list.as_slice()[i];
+        for i in 0..self.buf.list.len() {
+            let m = self.buf.list.as_slice()[i];
             let victim = match ctx.pos.piece_at(m.to()) {
                 Some(p) => MVV[p.kind().index()],
                 None => MVV[0] * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
@@ -98,15 +115,15 @@ impl MovePicker {
             let pt = piece_to(ctx.pos, m);
             let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
             let hist = ctx.hist.capture[pt.piece as usize][pt.to as usize][victim_kind] as i32;
-            self.scores[i] = victim * 16 - attacker + promo + hist / 16;
+            self.buf.scores[i] = victim * 16 - attacker + promo + hist / 16;
         }
     }
 
     fn score_quiets(&mut self, ctx: &PickContext) {
         let us = ctx.pos.side_to_move();
-        for i in 0..self.list.len() {
-            let m = self.list.as_slice()[i];
-            self.scores[i] = if m == self.killers[0] {
+        for i in 0..self.buf.list.len() {
+            let m = self.buf.list.as_slice()[i];
+            self.buf.scores[i] = if m == self.killers[0] {
                 1 << 30
             } else if m == self.killers[1] {
                 (1 << 30) - 1
@@ -120,19 +137,19 @@ impl MovePicker {
 
     /// Takes the best-scored remaining move of the current list (selection sort step).
     fn pick_best(&mut self) -> Option<Move> {
-        let n = self.list.len();
+        let n = self.buf.list.len();
         if self.next >= n {
             return None;
         }
         let mut best = self.next;
         for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
+            if self.buf.scores[i] > self.buf.scores[best] {
                 best = i;
             }
         }
-        let moves = self.list.as_mut_slice();
+        let moves = self.buf.list.as_mut_slice();
         moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+        self.buf.scores.swap(self.next, best);
         let m = moves[self.next];
         self.next += 1;
         Some(m)
@@ -144,7 +161,7 @@ impl MovePicker {
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenCaptures;
-                    if tetrad_simd::is_legal(ctx.pos, self.tt_move)
+                    if is_legal_in(ctx.pos, ctx.view, self.tt_move)
                         && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
                     {
                         return Some(self.tt_move);
@@ -152,9 +169,9 @@ impl MovePicker {
                     self.tt_move = Move::NULL;
                 }
                 Stage::GenCaptures => {
-                    self.list.clear();
+                    self.buf.list.clear();
                     self.next = 0;
-                    generate_with(ctx.pos, ctx.info, GenType::Captures, &mut self.list);
+                    generate_in(ctx.pos, ctx.view, GenType::Captures, &mut self.buf.list);
                     self.score_captures(ctx);
                     self.stage = Stage::GoodCaptures;
                 }
@@ -162,21 +179,21 @@ impl MovePicker {
                     None => self.stage = Stage::GenQuiets,
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        let good = self.scores[self.next - 1] > -1000 && see_ge(ctx.pos, ctx.bb, m, 0);
+                        let good = self.buf.scores[self.next - 1] > -1000 && see_ge(ctx.pos, &ctx.view.bb, m, 0);
                         if good {
                             return Some(m);
                         }
-                        self.bad.push(m);
+                        self.buf.bad.push(m);
                     }
                 },
                 Stage::GenQuiets => {
-                    if (self.captures_only && ctx.info.checkers == 0) || self.skip_quiets {
+                    if (self.captures_only && ctx.view.info.checkers == 0) || self.skip_quiets {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.list.clear();
+                    self.buf.list.clear();
                     self.next = 0;
-                    generate_with(ctx.pos, ctx.info, GenType::Quiets, &mut self.list);
+                    generate_in(ctx.pos, ctx.view, GenType::Quiets, &mut self.buf.list);
                     self.score_quiets(ctx);
                     self.stage = Stage::Quiets;
                 }
@@ -192,12 +209,12 @@ impl MovePicker {
                     }
                 }
                 Stage::BadCaptures => {
-                    if self.captures_only && ctx.info.checkers == 0 {
+                    if self.captures_only && ctx.view.info.checkers == 0 {
                         self.stage = Stage::Done;
                         continue;
                     }
-                    if self.bad_next < self.bad.len() {
-                        let m = self.bad.as_slice()[self.bad_next];
+                    if self.bad_next < self.buf.bad.len() {
+                        let m = self.buf.bad.as_slice()[self.bad_next];
                         self.bad_next += 1;
                         return Some(m);
                     }

@@ -112,6 +112,8 @@ pub struct Worker {
     pub(crate) root_best: Move,
     pub(crate) root_best_score: i32,
     pub(crate) lmr: Box<[[u8; 64]; 64]>,
+    /// Move-picker buffers per ply, reused from node to node.
+    pub(crate) pick_buffers: Vec<Option<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) shared: Arc<SearchShared>,
@@ -155,6 +157,7 @@ impl Worker {
             root_best: Move::NULL,
             root_best_score: -INFINITY,
             lmr,
+            pick_buffers: (0..MAX_PLY + 8).map(|_| Some(crate::movepick::PickBuffers::boxed())).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
             time: None,

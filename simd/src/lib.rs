@@ -16,6 +16,7 @@ pub mod position;
 pub mod sample;
 pub mod tables;
 pub mod types;
+pub mod view;
 pub mod zobrist;
 
 #[cfg(test)]
@@ -25,9 +26,8 @@ pub use bitboards::Bitboards;
 pub use ccr::Ccr;
 pub use convert::{bitboards_to_ccr, ccr_to_bitboards};
 pub use fen::FenError;
-pub use movegen::{
-    count_moves, generate, generate_with, in_check, is_legal, king_info, legal_moves, parse_uci_move, GenType, KingInfo,
-};
+pub use movegen::{count_moves, generate, generate_in, in_check, is_legal, is_legal_in, king_info, legal_moves, parse_uci_move, GenType};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, STARTPOS_FEN};
 pub use types::{CastleRights, Color, Piece, PieceType, Square};
+pub use view::{KingInfo, NodeView};

@@ -138,8 +138,11 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Capacity of a move list: no legal chess position has more than 218 moves.
-pub const MAX_MOVES: usize = 256;
+/// Capacity of a move list. No position reachable in a game has more than
+/// 218 moves, but a FEN may hold a king and fifteen queens: at most
+/// 15 × 27 + 8 king moves + 2 castlings = 415 < 512, so no valid FEN
+/// overflows it (and the list could not panic if one did).
+pub const MAX_MOVES: usize = 512;
 
 /// A fixed-capacity list of moves, kept on the stack.
 #[derive(Clone)]
@@ -161,13 +164,15 @@ impl MoveList {
         MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
     }
 
-    /// Appends a move.
+    /// Appends a move (a move beyond the capacity, which no valid position
+    /// reaches, is dropped rather than panicking).
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
-        // Capacity is never exceeded by legal generation; the mask keeps this panic-free.
-        self.moves[self.len & (MAX_MOVES - 1)] = m;
-        self.len += 1;
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
     }
 
     /// Number of moves.

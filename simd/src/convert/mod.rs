@@ -72,9 +72,25 @@ pub fn bitboards_to_planes(bb: &Bitboards) -> [u64; 4] {
     [p0, p1, p2, p3]
 }
 
+thread_local! {
+    static CONVERSIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// CCR → bitboards conversions made by this thread so far (every call of
+/// [`ccr_to_bitboards`] counts; the tests hold the search to one per node).
+pub fn conversions() -> u64 {
+    CONVERSIONS.with(|c| c.get())
+}
+
 /// CCR → bitboards with the fastest kernel this build was compiled for.
 #[inline(always)]
 pub fn ccr_to_bitboards(ccr: &Ccr) -> Bitboards {
+    CONVERSIONS.with(|c| c.set(c.get() + 1));
+    convert_dispatched(ccr)
+}
+
+#[inline(always)]
+fn convert_dispatched(ccr: &Ccr) -> Bitboards {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
     {
         avx512::to_bitboards_static(ccr)

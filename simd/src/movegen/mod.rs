@@ -2,29 +2,31 @@
 //! move generator. The paper's generator that walks the CCR itself is
 //! [`ccr`], the reference this one is tested against.
 //!
-//! The node state stays the 64-byte CCR [`Position`]; each call converts the
-//! board with [`ccr_to_bitboards`] (a few nanoseconds with the SIMD kernels)
-//! and then generates set-wise: pawns by shifting whole sets, pieces by
+//! The node state stays the 64-byte CCR [`Position`]; the board is converted
+//! with [`ccr_to_bitboards`] (a few nanoseconds with the SIMD kernels) into a
+//! [`NodeView`], once per node, and moves are generated set-wise from it: pawns by shifting whole sets, pieces by
 //! attack-set lookups (PEXT or magic tables, see [`crate::attacks`]), and legality the usual
 //! way — checkers and a check mask, pinned pieces confined to the line
 //! through their king, king destinations tested with the king lifted off the
 //! board, en passant by testing the king after the capture.
 //!
-//! [`generate`] and [`generate_with`] make one [`GenType`] stage at a time;
-//! [`king_info`] gives the check and pin facts ([`KingInfo`]);
+//! [`generate`] makes one [`GenType`] stage at a time; [`generate_in`] does
+//! it on a [`NodeView`] the caller already has (the search builds one per
+//! node); [`king_info`] gives the check and pin facts ([`KingInfo`]);
 //! [`count_moves`] counts without a list (perft), [`attackers_to`],
 //! [`in_check`] and a single-move [`is_legal`] complete it.
 
 pub mod ccr;
 mod legal;
 
-pub use legal::is_legal;
+pub use crate::view::{KingInfo, NodeView};
+pub use legal::{is_legal, is_legal_in};
 
 use crate::bitboards::Bitboards;
 use crate::convert::ccr_to_bitboards;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_path, Position};
-use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
+use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, PieceType, Square};
 use crate::attacks::{sliders, Sliders};
 
@@ -35,11 +37,7 @@ const RANK_8: u64 = RANK_1 << 56;
 const RANK_3: u64 = RANK_1 << 16;
 const RANK_6: u64 = RANK_1 << 40;
 
-/// Squares of a colour's pieces of one kind (raw index arithmetic on the code).
-#[inline(always)]
-fn set(bb: &Bitboards, c: Color, k: PieceType) -> u64 {
-    bb.by_code[(c as usize) << 3 | k as usize]
-}
+use crate::view::set;
 
 /// Pieces of both colours attacking `sq` on occupancy `occ`.
 #[inline]
@@ -105,100 +103,27 @@ impl GenType {
     }
 }
 
-/// Check and pin facts about the side to move's king.
-#[derive(Clone, Copy, Debug)]
-pub struct KingInfo {
-    /// Squares of the pieces giving check.
-    pub checkers: u64,
-    /// Squares a non-king move must land on (all squares when not in check).
-    pub check_mask: u64,
-    /// Our pieces pinned to our king.
-    pub pinned: u64,
-}
-
-/// Everything a generator call derives from the position once.
+/// A generator call: the position, its view and the slider tables.
 pub(crate) struct Ctx<'a> {
     pos: &'a Position,
-    bb: Bitboards,
+    v: &'a NodeView,
     sl: &'static Sliders,
-    us: Color,
-    ksq: Square,
-    ours: u64,
-    theirs: u64,
-    occ: u64,
-    info: KingInfo,
 }
 
 impl<'a> Ctx<'a> {
     #[inline(always)]
-    fn new(pos: &'a Position) -> Ctx<'a> {
-        let bb = ccr_to_bitboards(pos.ccr());
-        let us = pos.side_to_move();
-        let occ = !bb.empty();
-        let ours = bb.color(us);
-        let mut ctx = Ctx {
-            pos,
-            bb,
-            sl: sliders(),
-            us,
-            ksq: pos.king(us),
-            ours,
-            theirs: occ & !ours,
-            occ,
-            info: KingInfo { checkers: 0, check_mask: !0, pinned: 0 },
-        };
-        ctx.info = ctx.king_info();
-        ctx
-    }
-
-    #[inline(always)]
-    fn with_info(pos: &'a Position, info: &KingInfo) -> Ctx<'a> {
-        let bb = ccr_to_bitboards(pos.ccr());
-        let us = pos.side_to_move();
-        let occ = !bb.empty();
-        let ours = bb.color(us);
-        Ctx { pos, bb, sl: sliders(), us, ksq: pos.king(us), ours, theirs: occ & !ours, occ, info: *info }
+    fn new(pos: &'a Position, v: &'a NodeView) -> Ctx<'a> {
+        Ctx { pos, v, sl: sliders() }
     }
 
     #[inline(always)]
     fn ours_of(&self, k: PieceType) -> u64 {
-        set(&self.bb, self.us, k)
+        self.v.ours_of(k)
     }
 
     #[inline(always)]
     fn theirs_of(&self, k: PieceType) -> u64 {
-        set(&self.bb, self.us.flip(), k)
-    }
-
-    /// Checkers, evasion mask and pins, from the king outwards.
-    #[inline(always)]
-    fn king_info(&self) -> KingInfo {
-        use PieceType::*;
-        let k = self.ksq.index();
-        let diag = self.theirs_of(Bishop) | self.theirs_of(Queen);
-        let orth = self.theirs_of(Rook) | self.theirs_of(Queen);
-        let mut checkers = (KNIGHT_ATTACKS[k] & self.theirs_of(Knight))
-            | (PAWN_ATTACKS[self.us.index()][k] & self.theirs_of(Pawn));
-        // Sliders seen through our own pieces: each is a checker or a pinner.
-        let mut snipers =
-            (self.sl.bishop(self.ksq, self.theirs) & diag) | (self.sl.rook(self.ksq, self.theirs) & orth);
-        let mut pinned = 0;
-        while snipers != 0 {
-            let s = snipers.trailing_zeros() as usize;
-            snipers &= snipers - 1;
-            let between = BETWEEN[k][s] & self.ours;
-            if between == 0 {
-                checkers |= 1u64 << s;
-            } else if between & (between - 1) == 0 {
-                pinned |= between;
-            }
-        }
-        let check_mask = match checkers.count_ones() {
-            0 => !0,
-            1 => checkers | BETWEEN[k][checkers.trailing_zeros() as usize],
-            _ => 0,
-        };
-        KingInfo { checkers, check_mask, pinned }
+        self.v.theirs_of(k)
     }
 
     /// Generates one stage into `sink`.
@@ -206,14 +131,14 @@ impl<'a> Ctx<'a> {
     fn run<S: Sink>(&self, gen: GenType, sink: &mut S) {
         let caps = gen != GenType::Quiets;
         let quiets = gen != GenType::Captures;
-        let targets = if caps { self.theirs } else { 0 } | if quiets { !self.occ } else { 0 };
-        let checkers = self.info.checkers;
+        let targets = if caps { self.v.theirs } else { 0 } | if quiets { !self.v.occ } else { 0 };
+        let checkers = self.v.info.checkers;
         if checkers & checkers.wrapping_sub(1) == 0 {
-            match self.us {
+            match self.v.us {
                 Color::White => self.pawns::<S, true>(caps, quiets, sink),
                 Color::Black => self.pawns::<S, false>(caps, quiets, sink),
             }
-            self.pieces(targets & self.info.check_mask, sink);
+            self.pieces(targets & self.v.info.check_mask, sink);
         }
         self.king(targets, quiets, sink);
     }
@@ -221,8 +146,8 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     fn pieces<S: Sink>(&self, tmask: u64, sink: &mut S) {
         use PieceType::*;
-        let pinned = self.info.pinned;
-        let line = &LINE[self.ksq.index()];
+        let pinned = self.v.info.pinned;
+        let line = &LINE[self.v.ksq.index()];
         let mut knights = self.ours_of(Knight) & !pinned;
         while knights != 0 {
             let from = knights.trailing_zeros() as usize;
@@ -235,7 +160,7 @@ impl<'a> Ctx<'a> {
             let from = diag.trailing_zeros() as usize;
             diag &= diag - 1;
             let sq = Square::new(from as u8);
-            let mut t = self.sl.bishop(sq, self.occ) & tmask;
+            let mut t = self.sl.bishop(sq, self.v.occ) & tmask;
             if pinned >> from & 1 != 0 {
                 t &= line[from];
             }
@@ -246,7 +171,7 @@ impl<'a> Ctx<'a> {
             let from = orth.trailing_zeros() as usize;
             orth &= orth - 1;
             let sq = Square::new(from as u8);
-            let mut t = self.sl.rook(sq, self.occ) & tmask;
+            let mut t = self.sl.rook(sq, self.v.occ) & tmask;
             if pinned >> from & 1 != 0 {
                 t &= line[from];
             }
@@ -257,14 +182,14 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     fn pawns<S: Sink, const WHITE: bool>(&self, caps: bool, quiets: bool, sink: &mut S) {
         let pawns = self.ours_of(PieceType::Pawn);
-        let pinned = self.info.pinned;
-        let mask = self.info.check_mask;
+        let pinned = self.v.info.pinned;
+        let mask = self.v.info.check_mask;
         self.pawn_set::<S, WHITE>(pawns & !pinned, mask, caps, quiets, sink);
         let mut pp = pawns & pinned;
         while pp != 0 {
             let from = pp.trailing_zeros() as usize;
             pp &= pp - 1;
-            self.pawn_set::<S, WHITE>(1u64 << from, mask & LINE[self.ksq.index()][from], caps, quiets, sink);
+            self.pawn_set::<S, WHITE>(1u64 << from, mask & LINE[self.v.ksq.index()][from], caps, quiets, sink);
         }
         if caps {
             if let Some(ep) = self.pos.ep_square() {
@@ -279,7 +204,7 @@ impl<'a> Ctx<'a> {
         let (up, left, right): (i8, i8, i8) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
         let shift = |b: u64, d: i8| if d > 0 { b << d } else { b >> -d };
         let (third, last) = if WHITE { (RANK_3, RANK_8) } else { (RANK_6, RANK_1) };
-        let empty = !self.occ;
+        let empty = !self.v.occ;
         let push = shift(pawns, up) & empty;
         if quiets {
             let double = shift(push & third, up) & empty & allowed;
@@ -288,7 +213,7 @@ impl<'a> Ctx<'a> {
         }
         if caps {
             sink.promotions(push & allowed & last, up);
-            let targets = self.theirs & allowed;
+            let targets = self.v.theirs & allowed;
             let l = shift(pawns & !FILE_A, left) & targets;
             let r = shift(pawns & !FILE_H, right) & targets;
             sink.pawns(l & !last, left, MoveKind::Normal);
@@ -302,19 +227,19 @@ impl<'a> Ctx<'a> {
     #[cold]
     fn en_passant<S: Sink>(&self, ep: Square, pawns: u64, sink: &mut S) {
         use PieceType::*;
-        let them = self.us.flip();
-        let victim = if self.us == Color::White { ep.index() - 8 } else { ep.index() + 8 };
-        let k = self.ksq.index();
+        let them = self.v.us.flip();
+        let victim = if self.v.us == Color::White { ep.index() - 8 } else { ep.index() + 8 };
+        let k = self.v.ksq.index();
         let mut from_set = PAWN_ATTACKS[them.index()][ep.index()] & pawns;
         while from_set != 0 {
             let from = from_set.trailing_zeros() as usize;
             from_set &= from_set - 1;
-            let occ = (self.occ ^ (1u64 << from) ^ (1u64 << victim)) | ep.bit();
+            let occ = (self.v.occ ^ (1u64 << from) ^ (1u64 << victim)) | ep.bit();
             let queens = self.theirs_of(Queen);
-            let attackers = (self.sl.bishop(self.ksq, occ) & (self.theirs_of(Bishop) | queens))
-                | (self.sl.rook(self.ksq, occ) & (self.theirs_of(Rook) | queens))
+            let attackers = (self.sl.bishop(self.v.ksq, occ) & (self.theirs_of(Bishop) | queens))
+                | (self.sl.rook(self.v.ksq, occ) & (self.theirs_of(Rook) | queens))
                 | (KNIGHT_ATTACKS[k] & self.theirs_of(Knight))
-                | (PAWN_ATTACKS[self.us.index()][k] & self.theirs_of(Pawn) & !(1u64 << victim));
+                | (PAWN_ATTACKS[self.v.us.index()][k] & self.theirs_of(Pawn) & !(1u64 << victim));
             if attackers == 0 {
                 sink.one(Move::new(Square::new(from as u8), ep, MoveKind::EnPassant));
             }
@@ -323,19 +248,19 @@ impl<'a> Ctx<'a> {
 
     #[inline(always)]
     fn king<S: Sink>(&self, targets: u64, quiets: bool, sink: &mut S) {
-        let them = self.us.flip();
-        let occ = self.occ ^ self.ksq.bit();
-        let mut cands = KING_ATTACKS[self.ksq.index()] & targets;
+        let them = self.v.us.flip();
+        let occ = self.v.occ ^ self.v.ksq.bit();
+        let mut cands = KING_ATTACKS[self.v.ksq.index()] & targets;
         let mut legal = 0u64;
         while cands != 0 {
             let to = Square::new(cands.trailing_zeros() as u8);
             cands &= cands - 1;
-            if !attacked_by(self.sl, &self.bb, to, them, occ) {
+            if !attacked_by(self.sl, &self.v.bb, to, them, occ) {
                 legal |= to.bit();
             }
         }
-        sink.piece(self.ksq, legal);
-        if quiets && self.info.checkers == 0 {
+        sink.piece(self.v.ksq, legal);
+        if quiets && self.v.info.checkers == 0 {
             self.castling(sink);
         }
     }
@@ -343,26 +268,26 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     fn castling<S: Sink>(&self, sink: &mut S) {
         let rights = self.pos.castling();
-        let us = self.us;
+        let us = self.v.us;
         for bit in [CastleRights::king_side(us), CastleRights::queen_side(us)] {
             if !rights.has(bit) {
                 continue;
             }
             let path = castle_path(self.pos, bit);
-            if self.occ & path.empty != 0 {
+            if self.v.occ & path.empty != 0 {
                 continue;
             }
             // The rook may shield a square of the king's path (Chess960): test without it.
-            let occ = self.occ ^ self.ksq.bit() ^ path.rook_from.bit();
+            let occ = self.v.occ ^ self.v.ksq.bit() ^ path.rook_from.bit();
             let mut squares = path.king_path;
             let mut safe = true;
             while squares != 0 && safe {
                 let s = Square::new(squares.trailing_zeros() as u8);
                 squares &= squares - 1;
-                safe = !attacked_by(self.sl, &self.bb, s, us.flip(), occ);
+                safe = !attacked_by(self.sl, &self.v.bb, s, us.flip(), occ);
             }
             if safe {
-                sink.one(Move::new(self.ksq, path.king_to, MoveKind::Castle));
+                sink.one(Move::new(self.v.ksq, path.king_to, MoveKind::Castle));
             }
         }
     }
@@ -446,20 +371,19 @@ impl Sink for CountSink {
 /// Checkers, evasion mask and pinned pieces of the side to move, on bitboards.
 #[inline]
 pub fn king_info(pos: &Position) -> KingInfo {
-    Ctx::new(pos).info
+    NodeView::new(pos).info
 }
 
 /// Generates legal moves of one stage into `list` (appending).
 #[inline]
 pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
-    Ctx::new(pos).run(gen, &mut ListSink(list));
+    generate_in(pos, &NodeView::new(pos), gen, list);
 }
 
-/// Like [`generate`], reusing king facts already computed for this position
-/// by [`king_info`] (or [`ccr::king_info`]: they agree).
+/// Like [`generate`], on the node's view (no conversion: the search's way).
 #[inline]
-pub fn generate_with(pos: &Position, info: &KingInfo, gen: GenType, list: &mut MoveList) {
-    Ctx::with_info(pos, info).run(gen, &mut ListSink(list));
+pub fn generate_in(pos: &Position, view: &NodeView, gen: GenType, list: &mut MoveList) {
+    Ctx::new(pos, view).run(gen, &mut ListSink(list));
 }
 
 /// The number of legal moves, counted set-wise without writing a list
@@ -467,7 +391,8 @@ pub fn generate_with(pos: &Position, info: &KingInfo, gen: GenType, list: &mut M
 #[inline]
 pub fn count_moves(pos: &Position) -> u64 {
     let mut sink = CountSink(0);
-    Ctx::new(pos).run(GenType::All, &mut sink);
+    let view = NodeView::new(pos);
+    Ctx::new(pos, &view).run(GenType::All, &mut sink);
     sink.0
 }
 

@@ -31,10 +31,14 @@ fn compare(pos: &Position) {
         assert_eq!(a.check_mask, b.check_mask);
     }
     assert_eq!(in_check(pos), ccr::in_check(pos));
-    // generate_with with the CCR generator's facts gives the same moves.
-    let mut list = MoveList::new();
-    generate_with(pos, &b, GenType::All, &mut list);
-    assert_eq!(list.len(), all.len());
+    // The view decides "gives check" without making the move, exactly.
+    let view = NodeView::new(pos);
+    assert_eq!(view.in_check(), in_check(pos));
+    for m in legal_moves(pos).iter() {
+        let child = pos.make_move(*m);
+        assert_eq!(view.gives_check(pos, *m), in_check(&child), "gives_check {m} on {}", pos.to_fen());
+        assert!(is_legal_in(pos, &view, *m));
+    }
 }
 
 /// Visits up to `budget` positions of the move tree below `pos` (depth first).
@@ -150,5 +154,22 @@ fn is_legal_on_near_misses() {
                 assert_eq!(is_legal(&pos, n), list.contains(n), "{n:?} on {}", pos.to_fen());
             }
         }
+    }
+}
+
+/// The most crowded boards a FEN allows (a king and fifteen queens, with and
+/// without room to move) generate without panicking and agree with the CCR
+/// generator and perft.
+#[test]
+fn fifteen_queens_do_not_overflow() {
+    for fen in [
+        "Q5nk/1Q1Q2pp/Q1Q1Q1Q1/8/1Q1Q1Q1Q/8/Q1Q1Q1Q1/K7 w - - 0 1",
+        "Q5nk/2Q3pp/8/1Q1Q1Q1Q/Q1Q1Q1Q1/1Q1Q1Q1Q/8/K7 w - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).expect("a valid crowded FEN");
+        let n = legal_moves(&pos).len();
+        assert_eq!(n as u64, count_moves(&pos), "{fen}");
+        assert_eq!(sorted(&pos, GenType::All, true), sorted(&pos, GenType::All, false), "{fen}");
+        assert!(n > 120, "{fen}: {n}");
     }
 }
