@@ -154,11 +154,17 @@ impl Engine {
     pub fn ensure_ready(&mut self) {
         self.wait();
         if self.tt_stale {
-            // Drop the old table first so peak memory stays one table.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+            self.fresh_table();
             self.tt_stale = false;
         }
+    }
+
+    /// Replaces the table by a new, empty one of the current size. The old
+    /// one is freed first (peak memory stays one table); the new one comes
+    /// zeroed from the allocator, so this is immediate even for gigabytes.
+    fn fresh_table(&mut self) {
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
     }
 
     /// Current table size in MiB.
@@ -169,7 +175,9 @@ impl Engine {
     /// Empties the hash table.
     pub fn clear_hash(&mut self) {
         self.wait();
-        self.tt.clear();
+        if !self.tt_stale {
+            self.fresh_table();
+        }
     }
 
     /// New game: clears the table and every thread's histories.
@@ -196,7 +204,7 @@ impl Engine {
         let same = cfg.kind == self.eval.kind && Arc::ptr_eq(&cfg.net, &self.eval.net);
         self.eval = cfg;
         if !same {
-            self.tt.clear();
+            self.clear_hash();
         }
     }
 

@@ -51,22 +51,24 @@ const ENTRIES_PER_BUCKET: usize = 4;
 /// Stored depth = depth + DEPTH_OFFSET, so quiescence entries (depth ≤ 0) fit a u8.
 const DEPTH_OFFSET: i32 = 8;
 
-#[repr(C, align(64))]
-struct Bucket {
-    slots: [[AtomicU64; 2]; ENTRIES_PER_BUCKET],
-}
+/// One entry: `check`, `data`.
+type Slot = [AtomicU64; 2];
+/// Four entries, one 64-byte cache line.
+type Bucket = [Slot; ENTRIES_PER_BUCKET];
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-impl Bucket {
-    fn new() -> Bucket {
-        Bucket { slots: Default::default() }
-    }
-}
+/// Never used: what a (never seen) out-of-range bucket index would read.
+static EMPTY_BUCKET: Bucket = [const { [AtomicU64::new(0), AtomicU64::new(0)] }; ENTRIES_PER_BUCKET];
 
 /// The transposition table, shared by all search threads.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// The entries, from a plain zeroed allocation (so that the allocator's
+    /// `calloc` can hand out fresh, lazily zeroed pages); buckets start at
+    /// `first`, the first slot on a 64-byte boundary.
+    slots: Vec<Slot>,
+    first: usize,
+    buckets: usize,
     generation: AtomicU8,
 }
 
@@ -115,36 +117,43 @@ fn data_generation(data: u64) -> u8 {
 impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one bucket), capped at half
     /// the machine's memory so a huge `Hash` value cannot exhaust it.
+    ///
+    /// The memory comes zeroed from the allocator (`calloc`: for a large
+    /// table, fresh pages the kernel zeroes on first touch), so even a table
+    /// of gigabytes is ready at once; its pages fault in as the search
+    /// reaches them.
     pub fn new(mb: usize) -> TranspositionTable {
         let mb = mb.max(1).min(max_table_mb());
-        let count = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        // Allocation failure on a huge Hash value must not abort: fall back to smaller sizes.
-        let mut n = count;
-        while buckets.try_reserve_exact(n).is_err() && n > 1 {
-            n /= 2;
-        }
-        buckets.extend((0..n).map(|_| Bucket::new()));
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        TranspositionTable::with_buckets((mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1))
     }
 
-    /// A table of exactly `n` buckets (at least one).
+    /// A table of `n` buckets (at least one; fewer if the memory is not
+    /// there: allocation failure on a huge Hash value must not abort).
     pub fn with_buckets(n: usize) -> TranspositionTable {
-        TranspositionTable { buckets: (0..n.max(1)).map(|_| Bucket::new()).collect(), generation: AtomicU8::new(0) }
+        let mut n = n.max(1);
+        // Three spare slots let the first bucket start on a cache line.
+        let slots = loop {
+            match bytemuck::try_zeroed_vec::<Slot>(ENTRIES_PER_BUCKET * n + 3) {
+                Ok(v) => break v,
+                Err(()) if n > 1 => n /= 2,
+                Err(()) => break bytemuck::zeroed_vec(ENTRIES_PER_BUCKET + 3),
+            }
+        };
+        let misalign = slots.as_ptr() as usize % 64;
+        let first = (64 - misalign) % 64 / std::mem::size_of::<Slot>();
+        TranspositionTable { slots, first, buckets: n, generation: AtomicU8::new(0) }
     }
 
     /// Size in MiB actually allocated.
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+        self.buckets * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for s in &b.slots {
-                s[0].store(0, Ordering::Relaxed);
-                s[1].store(0, Ordering::Relaxed);
-            }
+        for s in &self.slots {
+            s[0].store(0, Ordering::Relaxed);
+            s[1].store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -156,8 +165,9 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        let start = self.first + ENTRIES_PER_BUCKET * i;
+        self.slots.get(start..start + ENTRIES_PER_BUCKET).and_then(|s| s.try_into().ok()).unwrap_or(&EMPTY_BUCKET)
     }
 
     /// Hints the CPU to fetch the bucket for `key`.
@@ -174,7 +184,7 @@ impl TranspositionTable {
     /// Looks up `key`; a torn or foreign entry is a miss.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        for slot in &self.bucket(key).slots {
+        for slot in self.bucket(key) {
             let check = slot[0].load(Ordering::Relaxed);
             let data = slot[1].load(Ordering::Relaxed);
             if check ^ data == key && data != 0 {
@@ -192,7 +202,7 @@ impl TranspositionTable {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
-        for (i, slot) in bucket.slots.iter().enumerate() {
+        for (i, slot) in bucket.iter().enumerate() {
             let check = slot[0].load(Ordering::Relaxed);
             let data = slot[1].load(Ordering::Relaxed);
             if check ^ data == key || data == 0 {
@@ -223,7 +233,7 @@ impl TranspositionTable {
             }
         }
         let new = pack(mv, score, eval, depth, bound, generation);
-        let slot = &bucket.slots[victim];
+        let slot = &bucket[victim];
         slot[0].store(key ^ new, Ordering::Relaxed);
         slot[1].store(new, Ordering::Relaxed);
     }
@@ -231,10 +241,11 @@ impl TranspositionTable {
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> usize {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let sample = self.buckets.len().min(250);
+        let sample = self.buckets.min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
-            for s in &b.slots {
+        for i in 0..sample {
+            let start = self.first + ENTRIES_PER_BUCKET * i;
+            for s in &self.slots[start..start + ENTRIES_PER_BUCKET] {
                 let d = s[1].load(Ordering::Relaxed);
                 if d != 0 && data_generation(d) == generation {
                     used += 1;
