@@ -10,7 +10,10 @@ use crate::parse::{parse_go, parse_position, GoError};
 use crossbeam::channel::{unbounded, Receiver};
 use std::io::BufRead;
 use tetrad_search::{emit, Engine};
-use tetrad_simd::{perft::perft, perft::CcrGenerator, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use tetrad_simd::perft::{perft_until, BitboardGenerator};
+use tetrad_simd::Position;
 
 /// Engine name and version for `id name`.
 pub const ENGINE_NAME: &str = concat!("Tetrad ", env!("CARGO_PKG_VERSION"));
@@ -23,6 +26,9 @@ pub struct Uci {
     history: Vec<u64>,
     overhead_ms: u64,
     multipv: usize,
+    /// A running `perft`: its thread and stop flag (it runs beside the input
+    /// loop like a search, so `stop`, `isready` and `quit` are answered).
+    perft: Option<(std::thread::JoinHandle<()>, Arc<AtomicBool>)>,
 }
 
 fn spawn_reader() -> Receiver<String> {
@@ -61,6 +67,7 @@ impl Uci {
             history: Vec::new(),
             overhead_ms: 30,
             multipv: 1,
+            perft: None,
         }
     }
 
@@ -72,8 +79,7 @@ impl Uci {
                 break;
             }
         }
-        self.engine.stop();
-        self.engine.wait();
+        self.stop_and_wait();
     }
 
     /// Handles one input line; returns false on `quit`.
@@ -101,7 +107,10 @@ impl Uci {
                 self.cmd_position(rest);
             }
             "go" => self.cmd_go(rest),
-            "stop" => self.engine.stop(),
+            "stop" => {
+                self.engine.stop();
+                self.stop_perft();
+            }
             "ponderhit" => self.engine.ponderhit(),
             "setoption" => {
                 self.stop_and_wait();
@@ -115,7 +124,10 @@ impl Uci {
                 let nnue = tetrad_eval::evaluate_nnue_uncached(&self.position, &cfg.net);
                 emit(&format!("info string eval hce {hce} nnue {nnue} (side to move; in use: {})", cfg.kind.name()));
             }
-            "perft" => self.cmd_perft(rest),
+            "perft" => {
+                self.stop_and_wait();
+                self.cmd_perft(rest);
+            }
             "bench" => {
                 self.stop_and_wait();
                 crate::bench_cmd::run(None, None, None, &self.engine.eval_config().clone());
@@ -130,6 +142,15 @@ impl Uci {
         if self.engine.is_searching() {
             self.engine.stop();
             self.engine.wait();
+        }
+        self.stop_perft();
+    }
+
+    /// Stops a running perft and waits for its thread (it answers within a few milliseconds).
+    fn stop_perft(&mut self) {
+        if let Some((handle, stop)) = self.perft.take() {
+            stop.store(true, Ordering::SeqCst);
+            let _ = handle.join();
         }
     }
 
@@ -268,15 +289,26 @@ impl Uci {
 
     fn cmd_perft(&mut self, args: &str) {
         let depth = match args.trim().parse::<u32>() {
-            Ok(d) if d <= 8 => d,
+            Ok(d) if d <= 12 => d,
             _ => {
-                emit("info string error: perft needs a depth 0..=8");
+                emit("info string error: perft needs a depth 0..=12");
                 return;
             }
         };
-        let start = std::time::Instant::now();
-        let n = perft(&CcrGenerator, &self.position, depth);
-        emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let pos = self.position;
+        let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
+            let start = std::time::Instant::now();
+            match perft_until(&BitboardGenerator, &pos, depth, &flag) {
+                Some(n) => emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis())),
+                None => emit(&format!("info string perft {depth} stopped after {} ms", start.elapsed().as_millis())),
+            }
+        });
+        match spawned {
+            Ok(handle) => self.perft = Some((handle, stop)),
+            Err(e) => emit(&format!("info string error: cannot start perft: {e}")),
+        }
     }
 }
 

@@ -382,3 +382,18 @@ fn chess960_castling_is_read_and_written_as_king_takes_rook() {
     assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("e1g1"), "{out:?}");
     e.quit();
 }
+
+#[test]
+fn perft_runs_beside_the_input_loop() {
+    let mut e = Engine::start();
+    // A depth-9 perft takes minutes: isready and stop must be answered at once.
+    e.send("perft 9");
+    e.send("isready");
+    assert_eq!(e.until("readyok").last().unwrap(), "readyok");
+    e.send("stop");
+    assert!(e.until("info string perft 9").last().unwrap().contains("stopped"));
+    e.send("perft 4");
+    assert!(e.until("info string perft 4").last().unwrap().contains("nodes 197281"));
+    e.send("perft 9");
+    e.quit(); // quit stops it too
+}

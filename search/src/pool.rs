@@ -289,7 +289,7 @@ fn thread_main(id: usize, rx: Receiver<Message>, busy: Arc<Busy>, stop_requested
                 let _ = ack.send(());
             }
             Message::Search(task) => {
-                let result = worker.search(&task.job);
+                let result = search_guarded(&mut worker, &task.job);
                 match task.main {
                     None => {
                         let _ = task.results.send(result);
@@ -300,6 +300,32 @@ fn thread_main(id: usize, rx: Receiver<Message>, busy: Arc<Busy>, stop_requested
                     }
                 }
             }
+        }
+    }
+}
+
+/// Set by tests to make helper threads panic inside their search.
+#[cfg(test)]
+pub(crate) static PANIC_IN_HELPERS: AtomicBool = AtomicBool::new(false);
+
+/// Runs a thread's search; a panic (a bug) is contained: the thread's worker
+/// is replaced, its result is a non-vote, and the pool keeps working. The
+/// main thread then still answers with the helpers' votes or a legal move.
+fn search_guarded(worker: &mut Worker, job: &SearchJob) -> ThreadResult {
+    let id = worker.id;
+    let run = std::panic::AssertUnwindSafe(|| {
+        #[cfg(test)]
+        if id != 0 && PANIC_IN_HELPERS.load(Ordering::SeqCst) {
+            panic!("test: helper {id} panics");
+        }
+        worker.search(job)
+    });
+    match std::panic::catch_unwind(run) {
+        Ok(r) => r,
+        Err(_) => {
+            *worker = Worker::new(id);
+            let best = tetrad_simd::legal_moves(&job.root).as_slice().first().copied().unwrap_or(Move::NULL);
+            ThreadResult { best, score: -crate::INFINITY, depth: 0, pv: vec![best] }
         }
     }
 }
@@ -352,4 +378,25 @@ fn vote(results: &[ThreadResult]) -> ThreadResult {
         }
     }
     best.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_helper_does_not_hang_the_pool() {
+        let mut engine = Engine::new(3, 4);
+        let pos = Position::startpos();
+        let limits = || Limits { depth: Some(6), ..Default::default() };
+        PANIC_IN_HELPERS.store(true, Ordering::SeqCst);
+        let out = engine.search_sync(pos, Vec::new(), limits(), false);
+        PANIC_IN_HELPERS.store(false, Ordering::SeqCst);
+        assert!(is_legal(&pos, out.best), "answer after helper panics: {:?}", out.best);
+        assert!(out.depth >= 6, "the main thread's own result stands");
+        // The pool still has all its threads and searches normally.
+        let out = engine.search_sync(pos, Vec::new(), limits(), false);
+        assert!(is_legal(&pos, out.best));
+        assert_eq!(engine.threads(), 3);
+    }
 }

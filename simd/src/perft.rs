@@ -60,6 +60,23 @@ pub fn perft<G: Generator>(gen: &G, pos: &Position, depth: u32) -> u64 {
     list.iter().map(|&m| perft(gen, &pos.make_move(m), depth - 1)).sum()
 }
 
+/// [`perft`] that gives up (returning `None`) soon after `stop` is set.
+pub fn perft_until<G: Generator>(gen: &G, pos: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(gen, pos, depth));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = MoveList::new();
+    gen.legal(pos, &mut list);
+    let mut total = 0;
+    for &m in list.iter() {
+        total += perft_until(gen, &pos.make_move(m), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// Per-root-move counts, in generation order. With `parallel`, rayon splits the root moves.
 pub fn perft_divide<G: Generator>(gen: &G, pos: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
