@@ -21,10 +21,11 @@ pub enum Command {
         /// Search depth (default 12).
         depth: Option<i32>,
         /// Search through the lazy-SMP pool with this many threads (prints
-        /// time to depth; node counts then vary from run to run). Without it,
-        /// one thread searches directly: the node-count signature.
-        #[arg(long)]
-        threads: Option<usize>,
+        /// time to depth; node counts then vary from run to run); a list such
+        /// as `1,2,4,8,16` runs each and ends with a scaling table. Without
+        /// it, one thread searches directly: the node-count signature.
+        #[arg(long, value_delimiter = ',')]
+        threads: Option<Vec<usize>>,
         /// Hash table size in MiB (default 16).
         #[arg(long)]
         hash: Option<usize>,

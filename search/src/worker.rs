@@ -13,6 +13,19 @@ use std::time::Instant;
 use tetrad_eval::Evaluator;
 use tetrad_simd::{legal_moves, Move, Position};
 
+/// Lengths and phases of the blocks of iterations helper threads skip
+/// (thread `i` uses entry `(i - 1) % 20`): the scheme of the lazy-SMP
+/// engines of the 2010s (Stockfish 8-10, Laser), which gives every helper
+/// thread its own sequence of depths.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether helper thread `id` (> 0) skips iteration `depth`.
+fn skips_depth(id: usize, depth: i32, game_ply: i32) -> bool {
+    let i = (id - 1) % 20;
+    ((depth + game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+}
+
 /// A minimal table workers hold between searches, so they keep no real table alive.
 fn idle_table() -> Arc<TranspositionTable> {
     static IDLE: std::sync::OnceLock<Arc<TranspositionTable>> = std::sync::OnceLock::new();
@@ -262,9 +275,13 @@ impl Worker {
         let mut prev_score = 0;
         let mut stability = 0;
         let mut last_best = Move::NULL;
-        // Helper threads start at staggered depths so they don't mirror the main thread.
-        let first_depth = 1 + (self.id % 2) as i32;
-        for depth in first_depth..=max_depth {
+        let game_ply = 2 * (root.fullmove_number() as i32 - 1) + i32::from(root.side_to_move() == tetrad_simd::Color::Black);
+        for depth in 1..=max_depth {
+            // Helpers skip iterations in blocks, each thread on its own phase,
+            // so that threads 3..N do not repeat threads 1 and 2.
+            if self.id > 0 && depth > 1 && depth < max_depth && skips_depth(self.id, depth, game_ply) {
+                continue;
+            }
             self.root_excluded.clear();
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
