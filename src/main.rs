@@ -4,6 +4,7 @@
 mod out;
 mod bench_cmd;
 mod cli;
+mod cpu;
 mod datagen_cmd;
 mod eval_cmd;
 mod options;
@@ -18,6 +19,14 @@ mod fuzz_tests;
 use clap::Parser;
 
 fn main() {
+    // First, before any code that may use the build's newer instructions.
+    cpu::ensure_supported();
+    std::process::exit(run());
+}
+
+/// Everything after the CPU check; returns the exit code.
+#[inline(never)]
+fn run() -> i32 {
     let args = cli::Cli::parse();
     let code = match args.command.unwrap_or(cli::Command::Uci) {
         cli::Command::Uci => {
@@ -31,5 +40,5 @@ fn main() {
         cli::Command::Tune(a) => tune_cmd::run(&a),
         cli::Command::Train(a) => train_cmd::run(&a),
     };
-    std::process::exit(code);
+    code
 }
