@@ -100,6 +100,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
             print_info: false,
             eval: eval.clone(),
             chess960: false,
+            tb: Default::default(),
         };
         tt.new_search();
         let r = worker.search(&job);

@@ -83,6 +83,10 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Check { name: "UCI_Chess960", default: false },
     EngineOption::Combo { name: "Eval", default: DEFAULT_EVAL, values: &["hce", "nnue"] },
     EngineOption::Text { name: "EvalFile", default: BUILTIN_NET },
+    EngineOption::Text { name: "SyzygyPath", default: "<empty>" },
+    EngineOption::Spin { name: "SyzygyProbeDepth", default: 1, min: 1, max: 100 },
+    EngineOption::Spin { name: "SyzygyProbeLimit", default: 7, min: 0, max: 7 },
+    EngineOption::Check { name: "Syzygy50MoveRule", default: true },
 ];
 
 /// The `Eval` option's default: the engine's default evaluation.

@@ -32,6 +32,9 @@ pub struct TrainArgs {
     /// Seed of initialisation and shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Do not mirror positions left to right at random (the mirror doubles the data).
+    #[arg(long)]
+    pub no_mirror: bool,
     /// Go on from `OUT.ckpt` (same data and arguments).
     #[arg(long)]
     pub resume: bool,
@@ -56,6 +59,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         final_lr_ratio: args.final_lr,
         wdl: args.wdl,
         seed: args.seed,
+        mirror: !args.no_mirror,
     };
     let ckpt_path = checkpoint_path(&args.out);
     let mut ckpt = if args.resume {

@@ -235,6 +235,8 @@ impl Uci {
             EngineOption::Text { name, .. } => {
                 if *name == "EvalFile" {
                     self.set_eval_file(value.unwrap_or(""));
+                } else if *name == "SyzygyPath" {
+                    self.set_syzygy_path(value.unwrap_or(""));
                 }
             }
             EngineOption::Check { name, .. } => match value.map(str::to_ascii_lowercase).as_deref() {
@@ -242,6 +244,10 @@ impl Uci {
                 Some(v @ ("true" | "false")) => {
                     if name.eq_ignore_ascii_case("UCI_Chess960") {
                         self.engine.set_chess960(v == "true");
+                    } else if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
+                        let mut tb = self.engine.tb_config().clone();
+                        tb.rule50 = v == "true";
+                        self.engine.set_tb_config(tb);
                     }
                 }
                 _ => emit(&format!("info string error: option '{name}' needs value true or false")),
@@ -261,6 +267,15 @@ impl Uci {
                     "Threads" => self.engine.set_threads(clamped as usize),
                     "Move Overhead" => self.overhead_ms = clamped as u64,
                     "MultiPV" => self.multipv = clamped as usize,
+                    "SyzygyProbeDepth" | "SyzygyProbeLimit" => {
+                        let mut tb = self.engine.tb_config().clone();
+                        if *name == "SyzygyProbeDepth" {
+                            tb.probe_depth = clamped as i32;
+                        } else {
+                            tb.probe_limit = clamped as usize;
+                        }
+                        self.engine.set_tb_config(tb);
+                    }
                     _ => {}
                 }
             }
@@ -285,6 +300,21 @@ impl Uci {
         cfg.net = net;
         self.engine.set_eval_config(cfg);
         emit(&format!("info string EvalFile {} loaded", if path.is_empty() { crate::options::BUILTIN_NET } else { path }));
+    }
+
+    /// Loads the tables of `SyzygyPath` (`<empty>` or nothing: none). Problems
+    /// are reported; the engine plays on with whatever tables were found.
+    fn set_syzygy_path(&mut self, paths: &str) {
+        let mut tb = self.engine.tb_config().clone();
+        tb.tables = None;
+        if !paths.is_empty() && paths != "<empty>" {
+            let (tables, messages) = tetrad_search::tb::Tablebases::load(paths);
+            for m in messages {
+                emit(&format!("info string {m}"));
+            }
+            tb.tables = tables.map(std::sync::Arc::new);
+        }
+        self.engine.set_tb_config(tb);
     }
 
     fn cmd_perft(&mut self, args: &str) {

@@ -1,5 +1,7 @@
 //! Scripted UCI sessions against the real binary over pipes.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -396,4 +398,34 @@ fn perft_runs_beside_the_input_loop() {
     assert!(e.until("info string perft 4").last().unwrap().contains("nodes 197281"));
     e.send("perft 9");
     e.quit(); // quit stops it too
+}
+
+#[test]
+fn syzygy_options_and_scores() {
+    let Some(dir) = common::shared_data("syzygy") else { return };
+    let mut e = Engine::start();
+    e.send("uci");
+    let decl = e.until("uciok");
+    for opt in ["SyzygyPath type string", "SyzygyProbeDepth type spin", "SyzygyProbeLimit type spin", "Syzygy50MoveRule type check"] {
+        assert!(decl.iter().any(|l| l.contains(opt)), "{opt}");
+    }
+    e.send("setoption name SyzygyPath value /no/such/dir");
+    e.send("isready");
+    assert!(e.until("readyok").iter().any(|l| l.starts_with("info string error: SyzygyPath")));
+    e.send(&format!("setoption name SyzygyPath value {}", dir.display()));
+    e.send("position fen 8/8/8/4k3/8/8/8/4K2R w - - 0 1");
+    e.send("go depth 10");
+    let out = e.until("bestmove");
+    let last = out.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = |k: &str| words[words.iter().position(|w| *w == k).unwrap() + 1];
+    let winning = (at("score") == "cp" && words[words.iter().position(|w| *w == "score").unwrap() + 2].parse::<i32>().unwrap() >= 2000)
+        || at("score") == "mate";
+    assert!(winning, "{last}");
+    assert!(at("tbhits").parse::<u64>().unwrap() > 0, "{last}");
+    e.send("position fen 8/8/8/8/4k3/8/4P3/4K3 w - - 0 1");
+    e.send("go depth 10");
+    let out = e.until("bestmove");
+    assert!(out.iter().rev().find(|l| l.starts_with("info depth")).unwrap().contains("score cp 0 "), "{out:?}");
+    e.quit();
 }

@@ -7,17 +7,18 @@
 use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::{capture_value, see_ge};
+use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::Bound;
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use tetrad_simd::{generate_in, GenType, Move, MoveList, NodeView, Position};
 
-/// Mate scores are stored relative to the node, not the root.
+/// Mate and tablebase scores are stored relative to the node, not the root.
 #[inline]
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_IN_MAX {
+    if score >= TB_WIN_IN_MAX {
         score + ply as i32
-    } else if score <= -MATE_IN_MAX {
+    } else if score <= -TB_WIN_IN_MAX {
         score - ply as i32
     } else {
         score
@@ -26,9 +27,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 #[inline]
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_IN_MAX {
+    if score >= TB_WIN_IN_MAX {
         score - ply as i32
-    } else if score <= -MATE_IN_MAX {
+    } else if score <= -TB_WIN_IN_MAX {
         score + ply as i32
     } else {
         score
@@ -155,6 +156,26 @@ impl Worker {
         let view = NodeView::new(pos);
         let in_check = view.in_check();
         let us = pos.side_to_move();
+
+        // Tablebases: right after a capture or pawn move the WDL is exact.
+        if !root && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
+            if let Some(t) = self.tb.usable(view.occ.count_ones()) {
+                if let Some(wdl) = t.probe_wdl(pos, &view.bb) {
+                    self.tb_hits += 1;
+                    let score = wdl_score(wdl, ply, self.tb.rule50);
+                    let bound = match score.signum() {
+                        1 => Bound::Lower,
+                        -1 => Bound::Upper,
+                        _ => Bound::Exact,
+                    };
+                    if bound_allows(bound, score, alpha, beta) {
+                        let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), 0, depth, bound);
+                        return score;
+                    }
+                }
+            }
+        }
 
         // Step 4. Static evaluation, sharpened by the table's bound when it agrees.
         let static_eval = if in_check {

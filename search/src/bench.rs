@@ -103,6 +103,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
             print_info: false,
             eval: eval.clone(),
             chess960: false,
+            tb: Default::default(),
         };
         let t = Instant::now();
         let result = worker.search(&job);

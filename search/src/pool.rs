@@ -81,6 +81,7 @@ pub struct Engine {
     stop_requested: Arc<AtomicBool>,
     eval: tetrad_eval::EvalConfig,
     chess960: bool,
+    tb: crate::tb::TbConfig,
 }
 
 impl Engine {
@@ -97,6 +98,7 @@ impl Engine {
             stop_requested: Arc::new(AtomicBool::new(false)),
             eval: tetrad_eval::EvalConfig::default(),
             chess960: false,
+            tb: crate::tb::TbConfig { tables: None, probe_depth: 1, probe_limit: 7, rule50: true },
         };
         e.spawn(threads.max(1));
         e
@@ -218,6 +220,17 @@ impl Engine {
         self.chess960
     }
 
+    /// The tablebase settings (tables, probe depth and limit, fifty-move rule).
+    pub fn tb_config(&self) -> &crate::tb::TbConfig {
+        &self.tb
+    }
+
+    /// Changes the tablebase settings (waits for a running search).
+    pub fn set_tb_config(&mut self, tb: crate::tb::TbConfig) {
+        self.wait();
+        self.tb = tb;
+    }
+
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.busy.get()
@@ -233,7 +246,7 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960 });
+        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone() });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));

@@ -40,6 +40,8 @@ pub struct SearchShared {
     pub pondering: AtomicBool,
     /// Per-thread node counters, padded to avoid false sharing.
     pub nodes: Vec<CachePadded<AtomicU64>>,
+    /// Tablebase hits of all threads (rare: one shared counter).
+    pub tb_hits: AtomicU64,
 }
 
 impl SearchShared {
@@ -49,6 +51,7 @@ impl SearchShared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
+            tb_hits: AtomicU64::new(0),
         }
     }
 
@@ -82,6 +85,8 @@ pub struct SearchJob {
     pub eval: tetrad_eval::EvalConfig,
     /// Write castling as king takes rook (UCI_Chess960).
     pub chess960: bool,
+    /// Syzygy tablebases and their settings.
+    pub tb: crate::tb::TbConfig,
 }
 
 /// What a thread found.
@@ -125,6 +130,12 @@ pub struct Worker {
     pub(crate) root_best: Move,
     pub(crate) root_best_score: i32,
     pub(crate) lmr: Box<[[u8; 64]; 64]>,
+    /// Tablebase settings of the current search.
+    pub(crate) tb: crate::tb::TbConfig,
+    /// Tablebase probes that gave a result, not yet added to the shared count.
+    pub(crate) tb_hits: u64,
+    /// The root's score from the tablebases, when the root is in them.
+    pub(crate) root_tb_score: Option<i32>,
     /// Move-picker buffers per ply, reused from node to node.
     pub(crate) pick_buffers: Vec<Option<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
@@ -170,6 +181,9 @@ impl Worker {
             root_best: Move::NULL,
             root_best_score: -INFINITY,
             lmr,
+            tb: Default::default(),
+            tb_hits: 0,
+            root_tb_score: None,
             pick_buffers: (0..MAX_PLY + 8).map(|_| Some(crate::movepick::PickBuffers::boxed())).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -258,6 +272,22 @@ impl Worker {
             self.root_allowed = legal.iter().copied().collect();
         }
         self.root_restricted = self.root_allowed.len() < legal.len();
+        // Tablebases at the root: search only the moves that keep the best outcome.
+        self.tb = job.tb.clone();
+        self.tb_hits = 0;
+        self.root_tb_score = None;
+        let root_pieces = (0..64).filter(|&s| root.piece_at(tetrad_simd::Square::new(s)).is_some()).count() as u32;
+        if let Some(t) = self.tb.usable(root_pieces) {
+            let (ranked, probes) = t.rank_root(&root, &self.root_allowed, self.tb.rule50);
+            self.tb_hits += probes;
+            if let Some(r) = ranked {
+                if r.moves.len() < self.root_allowed.len() {
+                    self.root_restricted = true;
+                }
+                self.root_allowed = r.moves;
+                self.root_tb_score = Some(r.score);
+            }
+        }
         // Until an iteration completes, the table's move (if allowed) is the best guess.
         let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
@@ -339,9 +369,24 @@ impl Worker {
             }
         }
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.flush_tb_hits();
+        // A tablebase root reports the tables' score unless the search proved a mate.
+        if let Some(s) = self.root_tb_score {
+            if result.score.abs() < crate::MATE_IN_MAX {
+                result.score = s;
+            }
+        }
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
         result
+    }
+
+    /// Adds this thread's tablebase hits to the shared count.
+    pub(crate) fn flush_tb_hits(&mut self) {
+        if self.tb_hits > 0 {
+            self.shared.tb_hits.fetch_add(self.tb_hits, Ordering::Relaxed);
+            self.tb_hits = 0;
+        }
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, guess: i32) -> i32 {
@@ -390,13 +435,18 @@ impl Worker {
         let ms = elapsed.as_millis().max(1) as u64;
         let nps = nodes * 1000 / ms;
         let hashfull = job.tt.hashfull();
+        let tbhits = job.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits;
         for (i, line) in lines.iter().enumerate() {
+            let score = match self.root_tb_score {
+                Some(s) if i == 0 && line.score.abs() < crate::MATE_IN_MAX => s,
+                _ => line.score,
+            };
             let pv = crate::pv_text(&job.root, &line.pv, job.chess960);
             crate::emit(&format!(
-                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} time {ms} pv {}",
+                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
-                format_score(line.score),
+                format_score(score),
                 pv
             ));
         }

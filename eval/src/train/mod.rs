@@ -34,11 +34,13 @@ pub struct TrainConfig {
     pub wdl: f32,
     /// Seed for initialisation and shuffling.
     pub seed: u64,
+    /// Train on each position or its left-right mirror, at random (seeded).
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { epochs: 20, batch: 16_384, lr: 0.001, final_lr_ratio: 0.02, wdl: 0.3, seed: 1 }
+        TrainConfig { epochs: 20, batch: 16_384, lr: 0.001, final_lr_ratio: 0.02, wdl: 0.3, seed: 1, mirror: true }
     }
 }
 
@@ -160,8 +162,10 @@ impl Workers {
         Workers { grads: (0..rayon::current_num_threads().max(1)).map(|_| Model::zeros()).collect() }
     }
 
-    /// The batch-mean gradient and loss of `batch` (indices into `records`) on `model`.
-    pub fn gradient(&mut self, model: &Model, records: &[Record], batch: &[u32], wdl: f32) -> (&Model, f64) {
+    /// The batch-mean gradient and loss of `batch` (indices into `records`) on
+    /// `model`; with `mirror`, a position is mirrored when bit 0 of
+    /// `hash(flip_seed, index)` is set.
+    pub fn gradient(&mut self, model: &Model, records: &[Record], batch: &[u32], wdl: f32, flip_seed: Option<u64>) -> (&Model, f64) {
         let per = batch.len().div_ceil(self.grads.len()).max(1);
         let losses: Vec<f64> = self
             .grads
@@ -170,7 +174,13 @@ impl Workers {
             .map(|(grad, idx)| {
                 grad.clear();
                 let mut scratch = Scratch::default();
-                idx.iter().map(|&i| model.backward(&sample(&records[i as usize], wdl), grad, &mut scratch) as f64).sum()
+                idx.iter()
+                    .map(|&i| {
+                        let s = sample(&records[i as usize], wdl);
+                        let flip = flip_seed.is_some_and(|seed| (seed ^ i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1);
+                        model.backward(&if flip { s.mirrored() } else { s }, grad, &mut scratch) as f64
+                    })
+                    .sum()
             })
             .collect();
         let used = batch.len().div_ceil(per);
@@ -240,7 +250,8 @@ pub fn train(
         for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
             let progress_frac = ((epoch - 1) as f64 + b as f64 / batches as f64) / cfg.epochs as f64;
             lr = learning_rate(cfg, progress_frac);
-            let (grad, loss) = workers.gradient(&ckpt.model, &data.train, batch, cfg.wdl);
+            let flip_seed = cfg.mirror.then(|| cfg.seed.wrapping_add(epoch as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let (grad, loss) = workers.gradient(&ckpt.model, &data.train, batch, cfg.wdl, flip_seed);
             loss_sum += loss * batch.len() as f64;
             ckpt.adam.step(&mut ckpt.model, grad, lr);
             if b % 16 == 0 || b + 1 == batches {

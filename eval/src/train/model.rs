@@ -36,6 +36,20 @@ pub struct Sample {
     pub target: f32,
 }
 
+impl Sample {
+    /// The same position reflected left to right (a-file <-> h-file). The
+    /// features know nothing of castling, so this is an equally true sample:
+    /// the trainer uses it to double what the data shows.
+    pub fn mirrored(mut self) -> Sample {
+        for p in 0..2 {
+            for f in &mut self.feats[p][..self.n as usize] {
+                *f ^= 7;
+            }
+        }
+        self
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }

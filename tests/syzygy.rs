@@ -1,0 +1,100 @@
+//! Syzygy tablebases with the real 3- and 4-piece tables of ../shared/data/syzygy:
+//! won endings are converted to mate within the fifty-move rule, drawn ones
+//! score 0, and missing paths or tables are reported while play goes on.
+
+mod common;
+
+use std::sync::Arc;
+use tetrad_search::tb::{Tablebases, TbConfig, TB_WIN_IN_MAX};
+use tetrad_search::{Engine, Limits, MATE_IN_MAX};
+use tetrad_simd::{in_check, legal_moves, Position};
+
+fn tables() -> Option<Arc<Tablebases>> {
+    let dir = common::shared_data("syzygy")?;
+    let (t, msgs) = Tablebases::load(dir.to_str().unwrap());
+    assert!(msgs.iter().any(|m| m.contains("70 table files, up to 4 pieces")), "{msgs:?}");
+    Some(Arc::new(t.expect("tables load")))
+}
+
+fn engine(tables: &Arc<Tablebases>) -> Engine {
+    let mut e = Engine::new(1, 8);
+    e.set_tb_config(TbConfig { tables: Some(Arc::clone(tables)), probe_depth: 1, probe_limit: 7, rule50: true });
+    e
+}
+
+/// Plays the position out, both sides with the tables; returns (plies, mated side lost, max halfmove clock).
+fn play_out(e: &mut Engine, fen: &str) -> (usize, bool, u16) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut history = Vec::new();
+    let mut max_clock = 0;
+    for ply in 0..300 {
+        if legal_moves(&pos).is_empty() {
+            return (ply, in_check(&pos), max_clock);
+        }
+        if pos.halfmove_clock() >= 100 {
+            return (ply, false, max_clock);
+        }
+        e.new_game();
+        let out = e.search_sync(pos, history.clone(), Limits { depth: Some(6), ..Default::default() }, false);
+        assert!(tetrad_simd::is_legal(&pos, out.best), "{}", pos.to_fen());
+        history.push(pos.key());
+        pos = pos.make_move(out.best);
+        max_clock = max_clock.max(pos.halfmove_clock());
+    }
+    (300, false, max_clock)
+}
+
+#[test]
+fn won_endings_are_converted_to_mate() {
+    let Some(t) = tables() else { return };
+    let mut e = engine(&t);
+    for fen in [
+        "8/8/8/4k3/8/8/8/4K2R w - - 0 1",      // KRvK
+        "8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1",    // KQvKR
+        "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",      // KPvK, won
+        "8/8/8/3k4/8/8/8/2BNK3 w - - 0 1",     // KBNvK
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(8), ..Default::default() }, false);
+        assert!(out.score >= TB_WIN_IN_MAX, "{fen}: score {}", out.score);
+        let (plies, mated, clock) = play_out(&mut e, fen);
+        assert!(mated, "{fen}: no mate after {plies} plies");
+        assert!(clock < 100, "{fen}: the fifty-move counter reached {clock}");
+    }
+}
+
+#[test]
+fn drawn_endings_score_zero() {
+    let Some(t) = tables() else { return };
+    let mut e = engine(&t);
+    for fen in [
+        "8/8/8/8/4k3/8/4P3/4K3 w - - 0 1",   // KPvK, the defending king in front
+        "8/8/2k5/8/3r4/8/2K5/4R3 w - - 0 1", // KRvKR
+        "8/8/2k5/8/3r4/8/2K5/4R3 b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(10), ..Default::default() }, false);
+        assert_eq!(out.score, 0, "{fen}");
+        assert!(out.score.abs() < MATE_IN_MAX);
+    }
+}
+
+#[test]
+fn missing_tables_are_reported_and_play_goes_on() {
+    let Some(dir) = common::shared_data("syzygy") else { return };
+    // Only KQvK: a KQvKR position finds no table.
+    let tmp = std::env::temp_dir().join(format!("tetrad-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for f in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::copy(dir.join(f), tmp.join(f)).unwrap();
+    }
+    let (t, msgs) = Tablebases::load(&format!("{}:/no/such/dir", tmp.display()));
+    assert!(msgs.iter().any(|m| m.contains("cannot read /no/such/dir")), "{msgs:?}");
+    let t = Arc::new(t.expect("the KQvK tables load"));
+    let mut e = engine(&t);
+    let pos = Position::from_fen("8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1").unwrap();
+    let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(8), ..Default::default() }, false);
+    assert!(tetrad_simd::is_legal(&pos, out.best));
+    assert!(out.score < TB_WIN_IN_MAX, "no table, no tablebase score");
+    let _ = std::fs::remove_dir_all(tmp);
+}
