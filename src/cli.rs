@@ -43,6 +43,8 @@ pub enum Command {
     Tune(crate::tune_cmd::TuneArgs),
     /// Train the evaluation network on `datagen` shards.
     Train(crate::train_cmd::TrainArgs),
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` shards.
+    WdlFit(crate::wdl_cmd::WdlFitArgs),
 }
 
 /// Which evaluation a command uses.

@@ -101,6 +101,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
             eval: eval.clone(),
             chess960: false,
             tb: Default::default(),
+            show_wdl: false,
         };
         tt.new_search();
         let r = worker.search(&job);

@@ -13,6 +13,7 @@ mod perft_cmd;
 mod train_cmd;
 mod tune_cmd;
 mod uci;
+mod wdl_cmd;
 #[cfg(test)]
 mod fuzz_tests;
 
@@ -39,6 +40,7 @@ fn run() -> i32 {
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),
         cli::Command::Train(a) => train_cmd::run(&a),
+        cli::Command::WdlFit(a) => wdl_cmd::run(&a),
     };
     code
 }

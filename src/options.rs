@@ -81,6 +81,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Spin { name: "MultiPV", default: 1, min: 1, max: 256 },
     EngineOption::Check { name: "Ponder", default: false },
     EngineOption::Check { name: "UCI_Chess960", default: false },
+    EngineOption::Check { name: "UCI_ShowWDL", default: false },
     EngineOption::Combo { name: "Eval", default: DEFAULT_EVAL, values: &["hce", "nnue"] },
     EngineOption::Text { name: "EvalFile", default: BUILTIN_NET },
     EngineOption::Text { name: "SyzygyPath", default: "<empty>" },

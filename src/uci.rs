@@ -244,6 +244,8 @@ impl Uci {
                 Some(v @ ("true" | "false")) => {
                     if name.eq_ignore_ascii_case("UCI_Chess960") {
                         self.engine.set_chess960(v == "true");
+                    } else if name.eq_ignore_ascii_case("UCI_ShowWDL") {
+                        self.engine.set_show_wdl(v == "true");
                     } else if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
                         let mut tb = self.engine.tb_config().clone();
                         tb.rule50 = v == "true";

@@ -429,3 +429,19 @@ fn syzygy_options_and_scores() {
     assert!(out.iter().rev().find(|l| l.starts_with("info depth")).unwrap().contains("score cp 0 "), "{out:?}");
     e.quit();
 }
+
+#[test]
+fn show_wdl_adds_per_mille_triples() {
+    let mut e = Engine::start();
+    e.send("go depth 5");
+    assert!(!e.until("bestmove").iter().any(|l| l.contains(" wdl ")), "off by default");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 5");
+    let out = e.until("bestmove");
+    let line = out.iter().rev().find(|l| l.starts_with("info depth 5")).unwrap();
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let at = w.iter().position(|x| *x == "wdl").expect("wdl in info");
+    let triple: Vec<u32> = w[at + 1..at + 4].iter().map(|x| x.parse().unwrap()).collect();
+    assert_eq!(triple.iter().sum::<u32>(), 1000, "{line}");
+    e.quit();
+}

@@ -22,6 +22,7 @@ pub mod score;
 pub mod trace;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 pub mod weights;
 
 pub use attack_planes::AttackPlanes;

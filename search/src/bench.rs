@@ -104,6 +104,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
             eval: eval.clone(),
             chess960: false,
             tb: Default::default(),
+            show_wdl: false,
         };
         let t = Instant::now();
         let result = worker.search(&job);

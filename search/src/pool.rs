@@ -82,6 +82,7 @@ pub struct Engine {
     eval: tetrad_eval::EvalConfig,
     chess960: bool,
     tb: crate::tb::TbConfig,
+    show_wdl: bool,
 }
 
 impl Engine {
@@ -99,6 +100,7 @@ impl Engine {
             eval: tetrad_eval::EvalConfig::default(),
             chess960: false,
             tb: crate::tb::TbConfig { tables: None, probe_depth: 1, probe_limit: 7, rule50: true },
+            show_wdl: false,
         };
         e.spawn(threads.max(1));
         e
@@ -215,6 +217,11 @@ impl Engine {
         self.chess960 = on;
     }
 
+    /// Adds win/draw/loss per mille to `info` lines (UCI_ShowWDL).
+    pub fn set_show_wdl(&mut self, on: bool) {
+        self.show_wdl = on;
+    }
+
     /// Whether castling is written as king takes rook.
     pub fn chess960(&self) -> bool {
         self.chess960
@@ -246,7 +253,7 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone() });
+        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone(), show_wdl: self.show_wdl });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));

@@ -26,6 +26,20 @@ fn skips_depth(id: usize, depth: i32, game_ply: i32) -> bool {
     ((depth + game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
 }
 
+/// The ` wdl W D L` of a root score: mates and tablebase results are
+/// certain; other scores go through the fitted model.
+fn wdl_text(root: &Position, score: i32) -> String {
+    let [w, d, l] = if score >= crate::tb::TB_WIN_IN_MAX {
+        [1000, 0, 0]
+    } else if score <= -crate::tb::TB_WIN_IN_MAX {
+        [0, 0, 1000]
+    } else {
+        let m = tetrad_eval::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
+        tetrad_eval::wdl::MODEL.per_mille(score, m)
+    };
+    format!(" wdl {w} {d} {l}")
+}
+
 /// A minimal table workers hold between searches, so they keep no real table alive.
 fn idle_table() -> Arc<TranspositionTable> {
     static IDLE: std::sync::OnceLock<Arc<TranspositionTable>> = std::sync::OnceLock::new();
@@ -87,6 +101,8 @@ pub struct SearchJob {
     pub chess960: bool,
     /// Syzygy tablebases and their settings.
     pub tb: crate::tb::TbConfig,
+    /// Add `wdl W D L` (per mille) to `info` lines (UCI_ShowWDL).
+    pub show_wdl: bool,
 }
 
 /// What a thread found.
@@ -441,9 +457,10 @@ impl Worker {
                 Some(s) if i == 0 && line.score.abs() < crate::MATE_IN_MAX => s,
                 _ => line.score,
             };
+            let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
             let pv = crate::pv_text(&job.root, &line.pv, job.chess960);
             crate::emit(&format!(
-                "info depth {depth} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
+                "info depth {depth} seldepth {} multipv {} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
                 format_score(score),

@@ -1,0 +1,167 @@
+//! Win/draw/loss from a score: the model behind `UCI_ShowWDL`.
+//!
+//! As in Stockfish's win-rate model, the chance that the side to move wins
+//! at score `s` is `1 / (1 + exp((a - s) / b))` and that it loses is the same
+//! at `-s`; the rest is the draw. `a` (the score of an even chance to win)
+//! and `b` (its spread) depend on the material left, linearly:
+//! `a = a0 + a1·m`, `b = b0 + b1·m`, with `m` the material of both sides in
+//! pawns (queen 9, rook 5, minors 3, pawns 1; 78 at the start), capped at 78.
+//! The parameters are fitted to Tetrad's own self-play ([`fit`], by maximum
+//! likelihood on `datagen` records); `tetrad wdl-fit` prints them for
+//! [`MODEL`].
+
+use crate::dataset::{GameResult, Record};
+use rayon::prelude::*;
+use tetrad_simd::{Bitboards, Color, PieceType};
+
+/// Model parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// `a = a[0] + a[1]·m`.
+    pub a: [f64; 2],
+    /// `b = b[0] + b[1]·m`.
+    pub b: [f64; 2],
+}
+
+/// The model fitted to the hand-written evaluation's self-play:
+/// `tetrad wdl-fit --data ../data/gen1` on 954,175 positions of the first
+/// 63 shards (mean -log likelihood 0.677; see README).
+pub const MODEL: WdlModel = WdlModel { a: [161.1, 0.769], b: [103.3, 0.766] };
+
+/// Material of both sides in pawns (Q 9, R 5, B 3, N 3, P 1), capped at 78.
+pub fn material(bb: &Bitboards) -> u32 {
+    let count = |k: PieceType| (bb.pieces(Color::White, k) | bb.pieces(Color::Black, k)).count_ones();
+    let m = count(PieceType::Pawn)
+        + 3 * (count(PieceType::Knight) + count(PieceType::Bishop))
+        + 5 * count(PieceType::Rook)
+        + 9 * count(PieceType::Queen);
+    m.min(78)
+}
+
+impl WdlModel {
+    /// Win, draw and loss probabilities of the side to move at `score` (cp).
+    pub fn probabilities(&self, score: i32, material: u32) -> [f64; 3] {
+        let m = material.min(78) as f64;
+        let a = self.a[0] + self.a[1] * m;
+        let b = (self.b[0] + self.b[1] * m).max(1.0);
+        let s = score.clamp(-4000, 4000) as f64;
+        let win = 1.0 / (1.0 + ((a - s) / b).exp());
+        let loss = 1.0 / (1.0 + ((a + s) / b).exp());
+        [win, (1.0 - win - loss).max(0.0), loss]
+    }
+
+    /// Per mille, summing to 1000 (the UCI `wdl` triple).
+    pub fn per_mille(&self, score: i32, material: u32) -> [u32; 3] {
+        let [w, _, l] = self.probabilities(score, material);
+        let (w, l) = ((w * 1000.0).round() as u32, (l * 1000.0).round() as u32);
+        let l = l.min(1000 - w);
+        [w, 1000 - w - l, l]
+    }
+}
+
+/// One observation: score and result from the side to move's view, material.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation {
+    /// Search score (cp), side to move.
+    pub score: i32,
+    /// Material in pawns.
+    pub material: u32,
+    /// 0 loss, 1 draw, 2 win, side to move.
+    pub outcome: u8,
+}
+
+impl Observation {
+    /// From a `datagen` record.
+    pub fn from_record(r: &Record) -> Observation {
+        let bb = tetrad_simd::ccr_to_bitboards(&r.ccr());
+        let black = r.side_to_move() == Color::Black;
+        let score = if black { -(r.score as i32) } else { r.score as i32 };
+        let white = match r.result() {
+            GameResult::WhiteWin => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWin => 0,
+        };
+        Observation { score, material: material(&bb), outcome: if black { 2 - white } else { white } }
+    }
+}
+
+/// Mean negative log-likelihood of the observations under `model`.
+pub fn nll(model: &WdlModel, obs: &[Observation]) -> f64 {
+    let sum: f64 = obs
+        .par_iter()
+        .map(|o| {
+            let p = model.probabilities(o.score, o.material);
+            -(p[2 - o.outcome as usize].max(1e-9)).ln()
+        })
+        .sum();
+    sum / obs.len().max(1) as f64
+}
+
+/// Fits the model by maximum likelihood (Adam on numerical gradients,
+/// `steps` steps from [`MODEL`]); returns it with its mean negative log-likelihood.
+pub fn fit(obs: &[Observation], steps: usize) -> (WdlModel, f64) {
+    let mut p = [MODEL.a[0], MODEL.a[1], MODEL.b[0], MODEL.b[1]];
+    let scale = [10.0, 0.1, 5.0, 0.05];
+    let model = |p: &[f64; 4]| WdlModel { a: [p[0], p[1]], b: [p[2], p[3]] };
+    let (mut m, mut v) = ([0.0; 4], [0.0; 4]);
+    for t in 1..=steps {
+        let mut g = [0.0; 4];
+        for i in 0..4 {
+            let (mut hi, mut lo) = (p, p);
+            hi[i] += scale[i] * 1e-3;
+            lo[i] -= scale[i] * 1e-3;
+            g[i] = (nll(&model(&hi), obs) - nll(&model(&lo), obs)) / (2e-3 * scale[i]);
+        }
+        for i in 0..4 {
+            let gi = g[i] * scale[i];
+            m[i] = 0.9 * m[i] + 0.1 * gi;
+            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+            let (mh, vh) = (m[i] / (1.0 - 0.9f64.powi(t as i32)), v[i] / (1.0 - 0.999f64.powi(t as i32)));
+            p[i] -= 0.05 * scale[i] * mh / (vh.sqrt() + 1e-12);
+        }
+        p[2] = p[2].max(5.0);
+    }
+    let best = model(&p);
+    (best, nll(&best, obs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_are_sane() {
+        let [w, d, l] = MODEL.per_mille(0, 40);
+        assert_eq!(w + d + l, 1000);
+        assert_eq!(w, l);
+        assert!(MODEL.per_mille(600, 40)[0] > 800);
+        assert!(MODEL.per_mille(-600, 40)[2] > 800);
+        // The same advantage is more decisive with less material on the board.
+        assert!(MODEL.per_mille(150, 10)[0] > MODEL.per_mille(150, 70)[0]);
+    }
+
+    #[test]
+    fn fit_recovers_a_known_model() {
+        let truth = WdlModel { a: [150.0, 2.0], b: [60.0, 0.8] };
+        let mut s = 12345u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let obs: Vec<Observation> = (0..40_000)
+            .map(|_| {
+                let score = (next() * 1200.0 - 600.0) as i32;
+                let material = (next() * 78.0) as u32;
+                let [w, d, _] = truth.probabilities(score, material);
+                let u = next();
+                let outcome = if u < w { 2 } else if u < w + d { 1 } else { 0 };
+                Observation { score, material, outcome }
+            })
+            .collect();
+        let (m, _) = fit(&obs, 300);
+        assert!((m.a[0] - 150.0).abs() < 25.0 && (m.b[0] - 60.0).abs() < 15.0, "{m:?}");
+        assert!(nll(&m, &obs) <= nll(&MODEL, &obs));
+    }
+}

@@ -1,0 +1,42 @@
+//! `tetrad wdl-fit`: fits the win/draw/loss model of `UCI_ShowWDL` to self-play.
+
+use clap::Args;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use tetrad_eval::wdl::{fit, nll, Observation, MODEL};
+
+/// Arguments of `tetrad wdl-fit`.
+#[derive(Args, Debug)]
+pub struct WdlFitArgs {
+    /// A directory of `datagen` shards (repeat for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Optimiser steps.
+    #[arg(long, default_value_t = 300)]
+    pub steps: usize,
+}
+
+/// Runs the command; returns the exit code.
+pub fn run(args: &WdlFitArgs) -> i32 {
+    let data = match tetrad_eval::train::load_data(&args.data) {
+        Ok(d) => d,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
+    let obs: Vec<Observation> = data.train.par_iter().chain(data.valid.par_iter()).map(Observation::from_record).collect();
+    if obs.is_empty() {
+        errln!("error: no positions");
+        return 2;
+    }
+    errln!("{} positions; fitting ({} steps)", obs.len(), args.steps);
+    let before = nll(&MODEL, &obs);
+    let (m, after) = fit(&obs, args.steps);
+    outln!("mean -log likelihood: compiled-in model {before:.5}, fitted {after:.5}");
+    outln!(
+        "pub const MODEL: WdlModel = WdlModel {{ a: [{:.1}, {:.3}], b: [{:.1}, {:.3}] }};",
+        m.a[0], m.a[1], m.b[0], m.b[1]
+    );
+    0
+}
