@@ -7,15 +7,17 @@
 use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::{capture_value, see_ge};
+use crate::correction::CorrKeys;
+use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::Bound;
 use crate::worker::Worker;
-use crate::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
+use crate::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, GenType, Move, MoveList, NodeView, Position};
 
 /// Mate and tablebase scores are stored relative to the node, not the root.
 #[inline]
-fn score_to_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= TB_WIN_IN_MAX {
         score + ply as i32
     } else if score <= -TB_WIN_IN_MAX {
@@ -119,6 +121,9 @@ impl Worker {
         }
         self.check_limits();
         self.seldepth = self.seldepth.max(ply);
+        // The singular test searches this same node without the table's move.
+        let excluded = self.stack[ply].excluded;
+        let singular_node = !excluded.is_null();
 
         if !root {
             if self.stopped {
@@ -142,9 +147,10 @@ impl Worker {
             }
         }
 
-        // Step 3. Transposition table.
-        let tt_entry = self.tt.probe(pos.key());
+        // Step 3. Transposition table (not in the singular test: its result is not the node's).
+        let tt_entry = if singular_node { None } else { self.tt.probe(pos.key()) };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        let tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
             if !pv_node && e.depth >= depth && pos.halfmove_clock() < 90 && bound_allows(e.bound, s, alpha, beta) {
@@ -158,7 +164,7 @@ impl Worker {
         let us = pos.side_to_move();
 
         // Tablebases: right after a capture or pawn move the WDL is exact.
-        if !root && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
+        if !root && !singular_node && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
             if let Some(t) = self.tb.usable(view.occ.count_ones()) {
                 if let Some(wdl) = t.probe_wdl(pos, &view.bb) {
                     self.tb_hits += 1;
@@ -170,23 +176,33 @@ impl Worker {
                     };
                     if bound_allows(bound, score, alpha, beta) {
                         let depth = (depth + 6).min(MAX_PLY as i32 - 1);
-                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), 0, depth, bound);
+                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), 0, depth, bound, tt_pv);
                         return score;
                     }
                 }
             }
         }
 
-        // Step 4. Static evaluation, sharpened by the table's bound when it agrees.
+        // Step 4. Static evaluation: the raw one (kept in the table), corrected by
+        // what searches of this pawn structure and material found, then
+        // sharpened by the table's bound when it agrees.
+        let corr_keys = CorrKeys::of(&view);
+        let raw_eval = if in_check {
+            -INFINITY
+        } else if singular_node {
+            self.stack[ply].raw_eval
+        } else {
+            tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
+            (raw_eval + self.corr.get(us, &corr_keys)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !in_check && s.abs() < MATE_IN_MAX {
+            if !in_check && s.abs() < TB_WIN_IN_MAX {
                 let tighter = match e.bound {
                     Bound::Lower => s > eval,
                     Bound::Upper => s < eval,
@@ -198,42 +214,64 @@ impl Worker {
             }
         }
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply].raw_eval = raw_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        if !pv_node && !in_check {
-            // Step 5. Reverse futility pruning.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta && eval < MATE_IN_MAX {
+        if !pv_node && !in_check && !singular_node {
+            // Step 5. Razoring: far below alpha at low depth, let quiescence decide.
+            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
+                let score = self.qsearch(pos, alpha - 1, alpha, ply);
+                if score < alpha {
+                    return score;
+                }
+            }
+            // Step 6. Reverse futility pruning.
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
                 return eval;
             }
-            // Step 6. Null-move pruning, not after a null move and not without pieces (zugzwang).
+            // Step 7. Null-move pruning, not after a null move and not without pieces (zugzwang).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && ply > 0
                 && self.stack[ply - 1].moved.piece != 0
                 && pos.non_pawn_material(us) > 0
-                && beta > -MATE_IN_MAX
+                && beta > -TB_WIN_IN_MAX
             {
                 let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
                 let child = pos.make_null();
                 self.keys.push(pos.key());
                 self.stack[ply].moved = Default::default();
+                self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.keys.pop();
                 if self.stopped {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_IN_MAX { beta } else { score };
+                    return if score >= TB_WIN_IN_MAX { beta } else { score };
+                }
+            }
+            // Step 8. ProbCut: a good capture that beats beta by a margin at reduced depth.
+            let pc_beta = beta + PROBCUT_MARGIN;
+            if depth >= PROBCUT_DEPTH
+                && beta.abs() < TB_WIN_IN_MAX
+                && !tt_entry.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < pc_beta)
+            {
+                if let Some(score) = self.probcut(pos, &view, depth, beta, raw_eval, tt_move, ply, cut_node) {
+                    return score;
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
         }
 
-        // Step 7. Internal iterative reduction: without a hash move this node is likely ordered badly.
+        // Step 9. Internal iterative reduction: without a hash move this node is likely ordered badly.
         if tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
             depth -= 1;
         }
 
-        // Step 8. The move loop.
+        // Step 10. The move loop.
         let prev = [
             if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
             if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
@@ -253,7 +291,7 @@ impl Worker {
             let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev }) else {
                 break;
             };
-            if root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
+            if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
             }
             let noisy = is_noisy(pos, m);
@@ -263,8 +301,8 @@ impl Worker {
             // from this node's view, so a pruned move is never made.
             let gives_check = view.gives_check(pos, m);
 
-            // Step 9. Shallow-depth pruning, once a real score exists.
-            if !root && best_score > -MATE_IN_MAX {
+            // Step 11. Shallow-depth pruning, once a real score exists.
+            if !root && best_score > -TB_WIN_IN_MAX {
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
                 if !noisy && !gives_check {
                     if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
@@ -281,17 +319,42 @@ impl Worker {
                     continue;
                 }
             }
+
+            // Step 12. Extensions: checks, and a table move better than every other (singular).
+            let mut extension = i32::from(gives_check);
+            if let Some(e) = tt_entry.filter(|e| {
+                m == e.mv
+                    && !root
+                    && depth >= SE_DEPTH
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && score_from_tt(e.score, ply).abs() < TB_WIN_IN_MAX
+                    && ply < 2 * self.root_depth as usize
+            }) {
+                match self.singular(pos, &e, score_from_tt(e.score, ply), depth, beta, ply, pv_node, cut_node) {
+                    Singular::MultiCut(score) => {
+                        self.pick_buffers[ply] = Some(picker.into_buffers());
+                        return score;
+                    }
+                    Singular::Extend(x) => extension = x.max(extension.min(1)),
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
             let child = pos.make_move(m);
 
             if root {
                 self.report_currmove(pos, depth, m, moves_searched + 1);
             }
+            let nodes_before = self.nodes;
             self.tt.prefetch(child.key());
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
+            self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
-            // Step 10. Search the move: full window for the first, then reduced null windows.
+            // Step 13. Search the move: full window for the first, then reduced null windows.
             let mut score;
             if moves_searched == 0 {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
@@ -305,6 +368,7 @@ impl Worker {
                         r -= history / LMR_HISTORY_DIV;
                     }
                     r += i32::from(!improving) + i32::from(cut_node) - i32::from(pv_node) - i32::from(gives_check);
+                    r -= i32::from(tt_pv && !pv_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -318,6 +382,9 @@ impl Worker {
             self.keys.pop();
             if self.stopped {
                 return 0;
+            }
+            if root {
+                *self.root_nodes.entry(m.raw()).or_default() += self.nodes - nodes_before;
             }
             moves_searched += 1;
 
@@ -353,9 +420,16 @@ impl Worker {
         self.pick_buffers[ply] = Some(picker.into_buffers());
 
         if moves_searched == 0 {
+            // The singular test with no other move: the table's move is singular.
+            if singular_node {
+                return alpha;
+            }
             // No legal move (pruning needs a searched move first): mate or stalemate.
             // At the root with every move excluded (MultiPV), report a non-result.
             return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if singular_node {
+            return best_score;
         }
 
         let bound = if best_score >= beta {
@@ -365,11 +439,20 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        // Correction history: a quiet result that moved the evaluation the way its bound allows.
+        if !in_check
+            && (best_move.is_null() || !is_noisy(pos, best_move))
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+            && best_score.abs() < TB_WIN_IN_MAX
+        {
+            self.corr.update(us, &corr_keys, best_score - static_eval, depth);
+        }
         if root && (!self.root_excluded.is_empty() || self.root_restricted) {
             // MultiPV lines after the first, and searchmoves subsets, are not the position's value.
             return best_score;
         }
-        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval, depth, bound);
+        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, tt_pv);
         best_score
     }
 
@@ -434,13 +517,15 @@ impl Worker {
         }
         let view = NodeView::new(pos);
         let in_check = view.in_check();
-        let static_eval;
+        let (raw_eval, static_eval);
         let mut best_score;
         if in_check {
-            static_eval = -INFINITY;
+            (raw_eval, static_eval) = (-INFINITY, -INFINITY);
             best_score = -INFINITY;
         } else {
-            static_eval = tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval);
+            raw_eval = tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval);
+            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view));
+            static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;
@@ -494,7 +579,7 @@ impl Worker {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval, 0, bound);
+        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, false);
         best_score
     }
 }

@@ -23,8 +23,11 @@ pub struct History {
     pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// Capture history `[moving piece code][to][captured kind]`.
     pub capture: Box<[[[i16; 6]; 64]; 16]>,
-    /// Continuation history `[prev piece][prev to]` → table for the current move.
+    /// Continuation history of the move one ply back: `[prev piece][prev to]`
+    /// → table for the current move.
     pub cont: Box<[[ContTable; 64]; 16]>,
+    /// The same for the move two plies back (our own previous move): a table of its own.
+    pub cont2: Box<[[ContTable; 64]; 16]>,
     /// Two killer moves per ply.
     pub killers: Vec<[Move; 2]>,
     /// Counter-move `[prev piece][prev to]`.
@@ -49,11 +52,15 @@ impl History {
     /// Fresh, zeroed tables.
     pub fn new() -> History {
         // The continuation table is 2 MiB: build it on the heap, not the stack.
-        let cont: Vec<[ContTable; 64]> = (0..16).map(|_| [[[0i16; 64]; 16]; 64]).collect();
+        let table = || -> Box<[[ContTable; 64]; 16]> {
+            let v: Vec<[ContTable; 64]> = (0..16).map(|_| [[[0i16; 64]; 16]; 64]).collect();
+            v.into_boxed_slice().try_into().ok().expect("16 rows")
+        };
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             capture: Box::new([[[0; 6]; 64]; 16]),
-            cont: cont.into_boxed_slice().try_into().ok().expect("16 rows"),
+            cont: table(),
+            cont2: table(),
             killers: vec![[Move::NULL; 2]; crate::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
         }
@@ -68,9 +75,9 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &[PieceTo; 2]) -> i32 {
         let mut s = self.butterfly[c.index()][m.from().index()][m.to().index()] as i32;
-        for p in prev {
+        for (p, table) in prev.iter().zip([&self.cont, &self.cont2]) {
             if p.piece != 0 {
-                s += self.cont[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize] as i32;
+                s += table[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize] as i32;
             }
         }
         s
@@ -81,9 +88,9 @@ impl History {
         let bonus = (depth * depth * 16 + 32 * depth).min(1600);
         let mut apply = |m: Move, pt: PieceTo, b: i32| {
             gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], b);
-            for p in prev {
+            for (p, table) in prev.iter().zip([&mut self.cont, &mut self.cont2]) {
                 if p.piece != 0 {
-                    gravity(&mut self.cont[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize], b);
+                    gravity(&mut table[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize], b);
                 }
             }
         };

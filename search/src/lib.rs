@@ -3,6 +3,8 @@
 #![deny(missing_docs)]
 
 mod alphabeta;
+pub mod correction;
+mod prune;
 pub mod bench;
 pub mod history;
 pub mod limits;

@@ -54,3 +54,36 @@ pub const DELTA_MARGIN: i32 = 200;
 
 /// Material values the search uses for MVV-LVA, pawn..king.
 pub const MVV: [i32; 6] = [100, 320, 330, 500, 950, 0];
+
+/// Correction history: entries per table (a power of two).
+pub const CORR_SIZE: usize = 16_384;
+/// Correction history values are kept in 1/CORR_GRAIN centipawns.
+pub const CORR_GRAIN: i32 = 256;
+/// Largest stored correction (in grains: 32 cp per table).
+pub const CORR_MAX: i32 = 32 * 256;
+/// Largest update weight (of 256).
+pub const CORR_WEIGHT_MAX: i32 = 16;
+
+/// Singular extensions: minimum depth, and how much below the table's score
+/// the other moves must fail (per ply of depth).
+pub const SE_DEPTH: i32 = 7;
+/// Singular margin per ply of depth.
+pub const SE_MARGIN: i32 = 2;
+/// A second extension ply when the other moves fail this far below the singular bound.
+pub const SE_DOUBLE_MARGIN: i32 = 20;
+/// At most this many double extensions along one path.
+pub const SE_MAX_DOUBLE: u8 = 6;
+
+/// ProbCut: minimum depth, margin above beta, and the depth it searches less.
+pub const PROBCUT_DEPTH: i32 = 5;
+/// ProbCut margin above beta.
+pub const PROBCUT_MARGIN: i32 = 200;
+/// ProbCut searches this much shallower.
+pub const PROBCUT_REDUCTION: i32 = 4;
+
+/// Razoring: maximum depth, and the margins (base + per ply squared).
+pub const RAZOR_DEPTH: i32 = 3;
+/// Razoring base margin.
+pub const RAZOR_BASE: i32 = 400;
+/// Razoring margin per ply squared.
+pub const RAZOR_MARGIN: i32 = 200;

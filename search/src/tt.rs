@@ -13,7 +13,8 @@
 //!           32..48  static eval (i16)
 //!           48..56  depth (u8, offset so quiescence depths fit)
 //!           56..58  bound (1 upper, 2 lower, 3 exact; 0 only in an empty slot)
-//!           58..64  generation (age, 6 bits)
+//!           58      ttPv: the position was on a principal variation
+//!           59..64  generation (age, 5 bits)
 //! ```
 //! Four entries make a 64-byte bucket, one cache line. The bucket index uses
 //! the high bits of the key (multiply-shift), the check uses all 64 bits.
@@ -45,6 +46,8 @@ pub struct TtEntry {
     pub depth: i32,
     /// Bound kind.
     pub bound: Bound,
+    /// The position was (or had been) on a principal variation.
+    pub pv: bool,
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
@@ -80,14 +83,19 @@ pub fn max_table_mb() -> usize {
     total_kb.map_or(usize::MAX, |kb| (kb / 1024 / 2).max(1))
 }
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+/// Generations wrap at 32.
+const GEN_MASK: u8 = 31;
+
+#[allow(clippy::too_many_arguments)]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, generation: u8) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.raw() as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | (depth << 48)
         | ((bound as u64) << 56)
-        | (((generation & 63) as u64) << 58)
+        | ((pv as u64) << 58)
+        | (((generation & GEN_MASK) as u64) << 59)
 }
 
 fn unpack(data: u64) -> TtEntry {
@@ -103,6 +111,7 @@ fn unpack(data: u64) -> TtEntry {
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 255) as i32 - DEPTH_OFFSET,
         bound,
+        pv: (data >> 58) & 1 == 1,
     }
 }
 
@@ -111,7 +120,7 @@ fn data_depth(data: u64) -> i32 {
 }
 
 fn data_generation(data: u64) -> u8 {
-    (data >> 58) as u8 & 63
+    (data >> 59) as u8 & GEN_MASK
 }
 
 impl TranspositionTable {
@@ -197,8 +206,9 @@ impl TranspositionTable {
     /// Stores a result, replacing the least valuable entry of the bucket
     /// (by depth, with entries from older searches counting as shallower).
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool) {
+        let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
@@ -213,26 +223,26 @@ impl TranspositionTable {
                 // be refreshed); a fresh exact result always replaces.
                 if data != 0 && bound != Bound::Exact && old.depth > depth + 3 {
                     if !mv.is_null() && mv != old.mv {
-                        let kept = pack(mv, old.score, old.eval, old.depth, old.bound, data_generation(data));
+                        let kept = pack(mv, old.score, old.eval, old.depth, old.bound, old.pv || pv, data_generation(data));
                         slot[0].store(key ^ kept, Ordering::Relaxed);
                         slot[1].store(kept, Ordering::Relaxed);
                     }
                     return;
                 }
                 let mv = if mv.is_null() && data != 0 { old.mv } else { mv };
-                let new = pack(mv, score, eval, depth, bound, generation);
+                let new = pack(mv, score, eval, depth, bound, pv, generation);
                 slot[0].store(key ^ new, Ordering::Relaxed);
                 slot[1].store(new, Ordering::Relaxed);
                 return;
             }
-            let age = (generation.wrapping_sub(data_generation(data))) & 63;
+            let age = (generation.wrapping_sub(data_generation(data))) & GEN_MASK;
             let value = data_depth(data) - 4 * age as i32;
             if value < victim_value {
                 victim_value = value;
                 victim = i;
             }
         }
-        let new = pack(mv, score, eval, depth, bound, generation);
+        let new = pack(mv, score, eval, depth, bound, pv, generation);
         let slot = &bucket[victim];
         slot[0].store(key ^ new, Ordering::Relaxed);
         slot[1].store(new, Ordering::Relaxed);
@@ -240,7 +250,7 @@ impl TranspositionTable {
 
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> usize {
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
         let sample = self.buckets.min(250);
         let mut used = 0;
         for i in 0..sample {
@@ -265,11 +275,11 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let m = Move::from_raw(0x1234);
-        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower, true);
         let e = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -123, 45, 7, Bound::Lower));
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound, e.pv), (m, -123, 45, 7, Bound::Lower, true));
         assert!(tt.probe(0xDEAD_BEEE).is_none());
-        tt.store(99, Move::NULL, 0, 0, -3, Bound::Upper);
+        tt.store(99, Move::NULL, 0, 0, -3, Bound::Upper, false);
         assert_eq!(tt.probe(99).unwrap().depth, -3);
     }
 
@@ -289,7 +299,7 @@ mod tests {
                     for round in 0..20_000usize {
                         let k = keys[(round * 7 + t * 13) % keys.len()];
                         let tag = (k as u16) | 1;
-                        tt.store(k, Move::from_raw(tag), (k % 1000) as i32, (k % 777) as i32, (k % 50) as i32, Bound::Exact);
+                        tt.store(k, Move::from_raw(tag), (k % 1000) as i32, (k % 777) as i32, (k % 50) as i32, Bound::Exact, false);
                         let probe = keys[(round * 11 + t) % keys.len()];
                         if let Some(e) = tt.probe(probe) {
                             if e.mv.raw() != ((probe as u16) | 1) || e.score != (probe % 1000) as i32 {

@@ -121,9 +121,16 @@ pub struct ThreadResult {
 /// Per-ply data of the search stack.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Frame {
+    /// Corrected static evaluation (what pruning reads).
     pub static_eval: i32,
+    /// The evaluation before correction (what the table keeps).
+    pub raw_eval: i32,
     /// The move played from this ply (for continuation history); default after a null move.
     pub moved: PieceTo,
+    /// A move this node must not search (the singular-extension test).
+    pub excluded: Move,
+    /// Double extensions along the path to this ply.
+    pub double_exts: u8,
 }
 
 /// A search thread's private state; kept between searches.
@@ -131,6 +138,11 @@ pub struct Worker {
     /// Thread index; 0 is the main thread.
     pub id: usize,
     pub(crate) hist: History,
+    pub(crate) corr: crate::correction::Correction,
+    /// Nodes spent below each root move in the current iteration (node-based time management).
+    pub(crate) root_nodes: std::collections::HashMap<u16, u64>,
+    /// Depth of the iteration in progress.
+    pub(crate) root_depth: i32,
     pub(crate) eval: Evaluator,
     pub(crate) stack: Vec<Frame>,
     pub(crate) keys: Vec<u64>,
@@ -183,6 +195,9 @@ impl Worker {
         Worker {
             id,
             hist: History::new(),
+            corr: crate::correction::Correction::new(),
+            root_nodes: std::collections::HashMap::new(),
+            root_depth: 0,
             eval: Evaluator::new(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             keys: Vec::with_capacity(1024),
@@ -216,6 +231,7 @@ impl Worker {
     /// Forgets all learned ordering data (new game).
     pub fn clear(&mut self) {
         self.hist.clear();
+        self.corr.clear();
         self.eval.clear();
     }
 
@@ -281,6 +297,11 @@ impl Worker {
         self.time = (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
+        self.root_nodes.clear();
+        for f in self.stack.iter_mut() {
+            f.excluded = Move::NULL;
+            f.double_exts = 0;
+        }
         let root = job.root;
         let legal = legal_moves(&root);
         self.root_allowed = legal.iter().copied().filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m)).collect();
@@ -329,6 +350,7 @@ impl Worker {
                 continue;
             }
             self.root_excluded.clear();
+            self.root_depth = depth;
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
                 let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
@@ -375,7 +397,12 @@ impl Worker {
                 stability = 0;
             }
             last_best = result.best;
-            let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0);
+            // Node-based: the larger the share of the search spent on the best
+            // move, the surer it is (the share of all root nodes so far).
+            let total: u64 = self.root_nodes.values().sum();
+            let best_share = self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total.max(1) as f64);
+            let node_factor = if total > 0 { (1.5 - best_share) * 1.35 } else { 1.0 };
+            let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0) * node_factor;
             let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;

@@ -1,0 +1,88 @@
+//! Correction history: how far searches have found the static evaluation
+//! off, remembered per pawn structure and per material balance, and added
+//! to the static evaluation of later nodes with the same structure.
+//!
+//! After a node's search, when its result is a trustworthy correction (not
+//! in check, best move quiet, the bound on the right side of the
+//! evaluation), `result - static eval` is folded into both tables with a
+//! weight growing with depth.
+
+use crate::params::{CORR_GRAIN, CORR_MAX, CORR_SIZE, CORR_WEIGHT_MAX};
+use tetrad_simd::{Color, NodeView, PieceType};
+
+/// The keys of a node for the correction tables.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorrKeys {
+    /// Hash of both sides' pawn sets.
+    pub pawns: u64,
+    /// Hash of the piece counts of both sides.
+    pub material: u64,
+}
+
+#[inline(always)]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    z = (z ^ (z >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    z ^ (z >> 32)
+}
+
+impl CorrKeys {
+    /// The keys of a node, from its view's bitboards.
+    #[inline]
+    pub fn of(view: &NodeView) -> CorrKeys {
+        let bb = &view.bb;
+        let (wp, bp) = (bb.pieces(Color::White, PieceType::Pawn), bb.pieces(Color::Black, PieceType::Pawn));
+        let mut counts = 0u64;
+        for (i, code) in [1usize, 2, 3, 4, 5, 9, 10, 11, 12, 13].into_iter().enumerate() {
+            counts |= (bb.by_code[code].count_ones() as u64 & 15) << (4 * i);
+        }
+        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts) }
+    }
+}
+
+/// The two tables, per side to move.
+pub struct Correction {
+    pawns: Box<[[i16; CORR_SIZE]; 2]>,
+    material: Box<[[i16; CORR_SIZE]; 2]>,
+}
+
+impl Default for Correction {
+    fn default() -> Self {
+        Correction::new()
+    }
+}
+
+impl Correction {
+    /// Empty tables.
+    pub fn new() -> Correction {
+        Correction { pawns: Box::new([[0; CORR_SIZE]; 2]), material: Box::new([[0; CORR_SIZE]; 2]) }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        *self = Correction::new();
+    }
+
+    #[inline(always)]
+    fn index(key: u64) -> usize {
+        (key as usize) & (CORR_SIZE - 1)
+    }
+
+    /// The correction in centipawns for the side to move.
+    #[inline]
+    pub fn get(&self, stm: Color, k: &CorrKeys) -> i32 {
+        let s = stm.index();
+        (self.pawns[s][Self::index(k.pawns)] as i32 + self.material[s][Self::index(k.material)] as i32) / CORR_GRAIN
+    }
+
+    /// Folds `diff` (search result minus static eval, cp) in with a depth-based weight.
+    pub fn update(&mut self, stm: Color, k: &CorrKeys, diff: i32, depth: i32) {
+        let s = stm.index();
+        let w = (depth + 1).clamp(1, CORR_WEIGHT_MAX);
+        let target = (diff * CORR_GRAIN).clamp(-CORR_MAX, CORR_MAX);
+        for e in [&mut self.pawns[s][Self::index(k.pawns)], &mut self.material[s][Self::index(k.material)]] {
+            let v = *e as i32;
+            *e = ((v * (256 - w) + target * w) / 256).clamp(-CORR_MAX, CORR_MAX) as i16;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Search steps that search a little to decide a lot: ProbCut (a capture
+//! that beats beta by a margin at reduced depth ends the node) and the
+//! singular-extension test (is the table's move much better than every
+//! other?).
+
+use crate::alphabeta::score_to_tt;
+use crate::movepick::{MovePicker, PickBuffers, PickContext};
+use crate::params::*;
+use crate::see::see_ge;
+use crate::tb::TB_WIN_IN_MAX;
+use crate::tt::{Bound, TtEntry};
+use crate::worker::Worker;
+use tetrad_simd::{Move, NodeView, Position};
+
+/// What the singular test says about the table's move.
+pub(crate) enum Singular {
+    /// Extend it by this many plies (negative: reduce it).
+    Extend(i32),
+    /// Several moves beat beta: the node fails high with this score.
+    MultiCut(i32),
+}
+
+impl Worker {
+    /// ProbCut: searches captures whose exchange may beat `beta + margin`,
+    /// first in quiescence, then at reduced depth; returns the score that
+    /// proves the node a cut.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn probcut(
+        &mut self,
+        pos: &Position,
+        view: &NodeView,
+        depth: i32,
+        beta: i32,
+        static_eval: i32,
+        tt_move: Move,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let pc_beta = beta + PROBCUT_MARGIN;
+        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let tt_noisy = !tt_move.is_null() && (pos.is_capture(tt_move) || tt_move.promo().is_some());
+        let mut picker = MovePicker::qsearch(if tt_noisy { tt_move } else { Move::NULL }, false, buffers);
+        let prev = [Default::default(); 2];
+        let mut result = None;
+        loop {
+            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, prev: &prev }) else { break };
+            if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
+                continue;
+            }
+            let child = pos.make_move(m);
+            self.keys.push(pos.key());
+            self.stack[ply].moved = crate::movepick::piece_to(pos, m);
+            let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
+            if score >= pc_beta {
+                score = -self.negamax(&child, depth - PROBCUT_REDUCTION, -pc_beta, -pc_beta + 1, ply + 1, !cut_node);
+            }
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if score >= pc_beta {
+                let d = depth - PROBCUT_REDUCTION + 1;
+                self.tt.store(pos.key(), m, score_to_tt(score, ply), static_eval, d, Bound::Lower, false);
+                result = Some(score);
+                break;
+            }
+        }
+        self.pick_buffers[ply] = Some(picker.into_buffers());
+        result
+    }
+
+    /// The singular test of the table's move `tt_move` (with table entry
+    /// `e` deep enough and a lower bound): search every other move at half
+    /// depth against a bound a little below the table's score.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn singular(
+        &mut self,
+        pos: &Position,
+        e: &TtEntry,
+        tt_score: i32,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Singular {
+        let s_beta = (tt_score - SE_MARGIN * depth).max(-TB_WIN_IN_MAX);
+        let s_depth = (depth - 1) / 2;
+        self.stack[ply].excluded = e.mv;
+        let score = self.negamax(pos, s_depth, s_beta - 1, s_beta, ply, cut_node);
+        self.stack[ply].excluded = Move::NULL;
+        if score < s_beta {
+            let doubles = self.stack[ply].double_exts;
+            if !pv_node && score < s_beta - SE_DOUBLE_MARGIN && doubles < SE_MAX_DOUBLE {
+                self.stack[ply].double_exts = doubles + 1;
+                return Singular::Extend(2);
+            }
+            Singular::Extend(1)
+        } else if s_beta >= beta {
+            Singular::MultiCut(s_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+}
