@@ -102,6 +102,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
             chess960: false,
             tb: Default::default(),
             show_wdl: false,
+            skill: Default::default(),
         };
         tt.new_search();
         let r = worker.search(&job);

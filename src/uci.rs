@@ -29,6 +29,10 @@ pub struct Uci {
     /// A running `perft`: its thread and stop flag (it runs beside the input
     /// loop like a search, so `stop`, `isready` and `quit` are answered).
     perft: Option<(std::thread::JoinHandle<()>, Arc<AtomicBool>)>,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo` (the strength is set from all three).
+    skill_level: u8,
+    limit_strength: bool,
+    elo: i32,
 }
 
 fn spawn_reader() -> Receiver<String> {
@@ -68,6 +72,9 @@ impl Uci {
             overhead_ms: 30,
             multipv: 1,
             perft: None,
+            skill_level: tetrad_search::skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: 2900,
         }
     }
 
@@ -244,6 +251,9 @@ impl Uci {
                 Some(v @ ("true" | "false")) => {
                     if name.eq_ignore_ascii_case("UCI_Chess960") {
                         self.engine.set_chess960(v == "true");
+                    } else if name.eq_ignore_ascii_case("UCI_LimitStrength") {
+                        self.limit_strength = v == "true";
+                        self.apply_skill();
                     } else if name.eq_ignore_ascii_case("UCI_ShowWDL") {
                         self.engine.set_show_wdl(v == "true");
                     } else if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
@@ -269,6 +279,14 @@ impl Uci {
                     "Threads" => self.engine.set_threads(clamped as usize),
                     "Move Overhead" => self.overhead_ms = clamped as u64,
                     "MultiPV" => self.multipv = clamped as usize,
+                    "Skill Level" => {
+                        self.skill_level = clamped as u8;
+                        self.apply_skill();
+                    }
+                    "UCI_Elo" => {
+                        self.elo = clamped as i32;
+                        self.apply_skill();
+                    }
                     "SyzygyProbeDepth" | "SyzygyProbeLimit" => {
                         let mut tb = self.engine.tb_config().clone();
                         if *name == "SyzygyProbeDepth" {
@@ -302,6 +320,13 @@ impl Uci {
         cfg.net = net;
         self.engine.set_eval_config(cfg);
         emit(&format!("info string EvalFile {} loaded", if path.is_empty() { crate::options::BUILTIN_NET } else { path }));
+    }
+
+    /// Sets the engine's strength: `UCI_Elo` when `UCI_LimitStrength` is on, else `Skill Level`.
+    fn apply_skill(&mut self) {
+        use tetrad_search::skill::Skill;
+        let skill = if self.limit_strength { Skill::from_elo(self.elo) } else { Skill { level: self.skill_level } };
+        self.engine.set_skill(skill);
     }
 
     /// Loads the tables of `SyzygyPath` (`<empty>` or nothing: none). Problems

@@ -445,3 +445,27 @@ fn show_wdl_adds_per_mille_triples() {
     assert_eq!(triple.iter().sum::<u32>(), 1000, "{line}");
     e.quit();
 }
+
+#[test]
+fn strength_options_limit_the_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let decl = e.until("uciok");
+    assert!(decl.iter().any(|l| l == "option name Skill Level type spin default 20 min 0 max 20"));
+    assert!(decl.iter().any(|l| l == "option name UCI_LimitStrength type check default false"));
+    assert!(decl.iter().any(|l| l.starts_with("option name UCI_Elo type spin")));
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1100");
+    e.send("go depth 30");
+    let out = e.until("bestmove");
+    // The weakest level stops at its node cap (64 nodes), long before depth 30.
+    let nodes: u64 = out.iter().rev().find(|l| l.starts_with("info depth")).and_then(|l| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.iter().position(|x| *x == "nodes").and_then(|i| w[i + 1].parse().ok())
+    }).unwrap();
+    assert!(nodes < 1000, "{nodes} nodes at the weakest level");
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("go depth 8");
+    assert!(e.until("bestmove").iter().any(|l| l.starts_with("info depth 8")));
+    e.quit();
+}

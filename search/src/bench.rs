@@ -105,6 +105,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
             chess960: false,
             tb: Default::default(),
             show_wdl: false,
+            skill: Default::default(),
         };
         let t = Instant::now();
         let result = worker.search(&job);

@@ -12,6 +12,7 @@ pub mod movepick;
 pub mod params;
 pub mod pool;
 pub mod see;
+pub mod skill;
 pub mod tb;
 pub mod tt;
 pub mod worker;

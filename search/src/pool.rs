@@ -83,6 +83,7 @@ pub struct Engine {
     chess960: bool,
     tb: crate::tb::TbConfig,
     show_wdl: bool,
+    skill: crate::skill::Skill,
 }
 
 impl Engine {
@@ -101,6 +102,7 @@ impl Engine {
             chess960: false,
             tb: crate::tb::TbConfig { tables: None, probe_depth: 1, probe_limit: 7, rule50: true },
             show_wdl: false,
+            skill: crate::skill::Skill::default(),
         };
         e.spawn(threads.max(1));
         e
@@ -217,6 +219,11 @@ impl Engine {
         self.chess960 = on;
     }
 
+    /// Sets the playing strength (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`).
+    pub fn set_skill(&mut self, skill: crate::skill::Skill) {
+        self.skill = skill;
+    }
+
     /// Adds win/draw/loss per mille to `info` lines (UCI_ShowWDL).
     pub fn set_show_wdl(&mut self, on: bool) {
         self.show_wdl = on;
@@ -245,15 +252,18 @@ impl Engine {
 
     /// Starts a search; returns at once. `on_done` runs when it ends.
     #[allow(clippy::too_many_arguments)]
-    pub fn go(&mut self, root: Position, history: Vec<u64>, limits: Limits, overhead_ms: u64, multipv: usize, print_info: bool, on_done: OnDone) {
+    pub fn go(&mut self, root: Position, history: Vec<u64>, mut limits: Limits, overhead_ms: u64, multipv: usize, print_info: bool, on_done: OnDone) {
         let start = Instant::now();
+        if let Some(cap) = self.skill.nodes() {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
         self.ensure_ready();
         self.tt.new_search();
         self.stop_requested.store(false, Ordering::SeqCst);
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone(), show_wdl: self.show_wdl });
+        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone(), show_wdl: self.show_wdl, skill: self.skill });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));
@@ -345,7 +355,7 @@ fn search_guarded(worker: &mut Worker, job: &SearchJob) -> ThreadResult {
         Err(_) => {
             *worker = Worker::new(id);
             let best = tetrad_simd::legal_moves(&job.root).as_slice().first().copied().unwrap_or(Move::NULL);
-            ThreadResult { best, score: -crate::INFINITY, depth: 0, pv: vec![best] }
+            ThreadResult { best, score: -crate::INFINITY, depth: 0, pv: vec![best], lines: Vec::new() }
         }
     }
 }
@@ -364,7 +374,16 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
             results.push(r);
         }
     }
-    let chosen = vote(&results);
+    let mut chosen = vote(&results);
+    // A limited strength plays one of the main thread's best lines, with noise.
+    if job.skill.limited() && !results[0].lines.is_empty() {
+        let seed = job.start.elapsed().as_nanos() as u64 ^ job.root.key();
+        if let Some(m) = job.skill.pick(&results[0].lines, seed) {
+            if m != chosen.best {
+                chosen = ThreadResult { best: m, score: chosen.score, depth: chosen.depth, pv: vec![m], lines: Vec::new() };
+            }
+        }
+    }
     let best = chosen.best;
     let mut ponder = chosen.pv.get(1).copied();
     if ponder.is_none() && !best.is_null() {

@@ -103,6 +103,8 @@ pub struct SearchJob {
     pub tb: crate::tb::TbConfig,
     /// Add `wdl W D L` (per mille) to `info` lines (UCI_ShowWDL).
     pub show_wdl: bool,
+    /// Playing strength (full unless limited).
+    pub skill: crate::skill::Skill,
 }
 
 /// What a thread found.
@@ -116,6 +118,9 @@ pub struct ThreadResult {
     pub depth: i32,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// The best lines of the last completed iteration (move, score), best
+    /// first: one, or the MultiPV lines (what a limited strength chooses from).
+    pub lines: Vec<(Move, i32)>,
 }
 
 /// Per-ply data of the search stack.
@@ -332,13 +337,15 @@ impl Worker {
             score: 0,
             depth: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
         };
         result.pv.push(result.best);
         if self.root_allowed.is_empty() {
             return result;
         }
         let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
-        let multipv = job.multipv.clamp(1, self.root_allowed.len());
+        // A limited strength searches a few lines to choose from; only the requested ones are printed.
+        let multipv = job.multipv.max(job.skill.multipv()).clamp(1, self.root_allowed.len());
         let mut prev_score = 0;
         let mut stability = 0;
         let mut last_best = Move::NULL;
@@ -364,7 +371,7 @@ impl Worker {
                     break;
                 }
                 let pv = self.pv[0][..self.pv_len[0]].to_vec();
-                let line = ThreadResult { best: pv.first().copied().unwrap_or(self.root_best), score, depth, pv };
+                let line = ThreadResult { best: pv.first().copied().unwrap_or(self.root_best), score, depth, pv, lines: Vec::new() };
                 self.root_excluded.push(line.best);
                 lines.push(line);
             }
@@ -373,8 +380,9 @@ impl Worker {
             }
             if !lines.is_empty() {
                 result = lines[0].clone();
+                result.lines = lines.iter().map(|l| (l.best, l.score)).collect();
                 if job.print_info && self.id == 0 {
-                    self.print_lines(job, depth, &lines);
+                    self.print_lines(job, depth, &lines[..job.multipv.clamp(1, lines.len())]);
                 }
             }
             if self.stopped {
