@@ -13,7 +13,7 @@ use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::Bound;
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MAX_PLY};
-use tetrad_simd::{generate_in, GenType, Move, MoveList, NodeView, Position};
+use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
 
 /// Mate and tablebase scores are stored relative to the node, not the root.
 #[inline]
@@ -66,24 +66,21 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
 #[inline]
 fn insufficient_material(pos: &Position) -> bool {
     const LSB: u64 = 0x1111_1111_1111_1111;
-    let mut pieces = 0;
+    // One bit per occupied square; almost every node stops at the count.
+    let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
+    if occupied.iter().map(|o| o.count_ones()).sum::<u32>() > 3 {
+        return false;
+    }
     let mut minor_or_king = 0;
-    for w in pos.ccr().words() {
-        let occupied = (w | w >> 1 | w >> 2 | w >> 3) & LSB;
-        pieces += occupied.count_ones();
-        let mut o = occupied;
+    for (w, mut o) in pos.ccr().words().into_iter().zip(occupied) {
         while o != 0 {
-            let kind = (w >> o.trailing_zeros()) & 7;
-            if matches!(kind, 2 | 3 | 6) {
+            if matches!((w >> o.trailing_zeros()) & 7, 2 | 3 | 6) {
                 minor_or_king += 1;
             }
             o &= o - 1;
         }
-        if pieces > 3 {
-            return false;
-        }
     }
-    pieces == minor_or_king
+    occupied.iter().map(|o| o.count_ones()).sum::<u32>() == minor_or_king
 }
 
 impl Worker {
@@ -286,6 +283,7 @@ impl Worker {
         let mut n_quiets = 0;
         let mut captures_tried: [Move; 32] = [Move::NULL; 32];
         let mut n_captures = 0;
+        let check_info = CheckInfo::new(&view);
 
         loop {
             let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev }) else {
@@ -299,7 +297,7 @@ impl Worker {
 
             // Checking moves are exempt from the quiet-move pruning below; decided
             // from this node's view, so a pruned move is never made.
-            let gives_check = view.gives_check(pos, m);
+            let gives_check = check_info.gives_check(&view, pos, m);
 
             // Step 11. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -TB_WIN_IN_MAX {

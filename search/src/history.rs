@@ -17,6 +17,24 @@ pub struct PieceTo {
     pub to: u8,
 }
 
+/// The history tables that score one node's quiet moves.
+pub struct QuietScorer<'a> {
+    butterfly: &'a [[i16; 64]; 64],
+    cont: [Option<&'a ContTable>; 2],
+}
+
+impl QuietScorer<'_> {
+    /// Butterfly plus the continuation histories of the last two plies.
+    #[inline(always)]
+    pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
+        let mut s = self.butterfly[m.from().index()][m.to().index()] as i32;
+        for t in self.cont.iter().flatten() {
+            s += t[pt.piece as usize & 15][pt.to as usize & 63] as i32;
+        }
+        s
+    }
+}
+
 /// All ordering tables of one thread.
 pub struct History {
     /// Butterfly history `[colour][from][to]` for quiet moves.
@@ -74,13 +92,16 @@ impl History {
     /// Quiet-move score: butterfly plus continuation histories of the last one and two plies.
     #[inline]
     pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &[PieceTo; 2]) -> i32 {
-        let mut s = self.butterfly[c.index()][m.from().index()][m.to().index()] as i32;
-        for (p, table) in prev.iter().zip([&self.cont, &self.cont2]) {
-            if p.piece != 0 {
-                s += table[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize] as i32;
-            }
+        self.quiet_scorer(c, prev).score(m, pt)
+    }
+
+    /// The tables a node's quiet moves are scored from, looked up once per node.
+    #[inline]
+    pub fn quiet_scorer(&self, c: Color, prev: &[PieceTo; 2]) -> QuietScorer<'_> {
+        fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> Option<&'t ContTable> {
+            (p.piece != 0).then(|| &t[p.piece as usize & 15][p.to as usize & 63])
         }
-        s
+        QuietScorer { butterfly: &self.butterfly[c.index()], cont: [cont(&prev[0], &self.cont), cont(&prev[1], &self.cont2)] }
     }
 
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.

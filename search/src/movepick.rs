@@ -120,7 +120,7 @@ impl MovePicker {
     }
 
     fn score_quiets(&mut self, ctx: &PickContext) {
-        let us = ctx.pos.side_to_move();
+        let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.prev);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             self.buf.scores[i] = if m == self.killers[0] {
@@ -130,29 +130,28 @@ impl MovePicker {
             } else if m == self.counter {
                 (1 << 30) - 2
             } else {
-                ctx.hist.quiet_score(us, m, piece_to(ctx.pos, m), ctx.prev)
+                scorer.score(m, piece_to(ctx.pos, m))
             };
         }
     }
 
     /// Takes the best-scored remaining move of the current list (selection sort step).
     fn pick_best(&mut self) -> Option<Move> {
-        let n = self.buf.list.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.buf.scores[i] > self.buf.scores[best] {
-                best = i;
+        let (start, n) = (self.next, self.buf.list.len());
+        let scores = self.buf.scores.get(start..n).filter(|s| !s.is_empty())?;
+        // The first of the highest scores, as a plain scan over a slice (no bounds checks).
+        let (mut best, mut best_score) = (0, scores[0]);
+        for (i, &s) in scores.iter().enumerate().skip(1) {
+            if s > best_score {
+                (best, best_score) = (i, s);
             }
         }
+        let best = start + best;
         let moves = self.buf.list.as_mut_slice();
-        moves.swap(self.next, best);
-        self.buf.scores.swap(self.next, best);
-        let m = moves[self.next];
+        moves.swap(start, best);
+        self.buf.scores.swap(start, best);
         self.next += 1;
-        Some(m)
+        Some(moves[start])
     }
 
     /// The next move to search, or `None` when the node is exhausted.

@@ -30,4 +30,4 @@ pub use movegen::{count_moves, generate, generate_in, in_check, is_legal, is_leg
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, STARTPOS_FEN};
 pub use types::{CastleRights, Color, Piece, PieceType, Square};
-pub use view::{KingInfo, NodeView};
+pub use view::{CheckInfo, KingInfo, NodeView};

@@ -2,12 +2,13 @@
 //! CCR once.
 //!
 //! One [`ccr_to_bitboards`] conversion gives the sixteen by-code sets; from
-//! them the view derives occupancy, our king's checkers, check mask and pins,
-//! and what our moves need to give check: the squares from which each piece
+//! them the view derives occupancy, our king's checkers, check mask and pins.
+//! What our moves need to give check (the squares from which each piece
 //! kind attacks the enemy king, and our pieces that stand between one of our
-//! sliders and that king (moving them off the line discovers check). Move
+//! sliders and that king) is a [`CheckInfo`] made from the view only by the
+//! nodes that ask; quiescence and nodes cut before their move loop skip it. Move
 //! generation, the legality test of a table move, SEE, the evaluation and
-//! [`NodeView::gives_check`] all read this one view; the child positions are
+//! [`CheckInfo::gives_check`] all read this one view; the child positions are
 //! still made by copying the CCR.
 
 use crate::attacks::{sliders, Sliders};
@@ -29,7 +30,8 @@ pub struct KingInfo {
     pub pinned: u64,
 }
 
-/// One node's bitboards and the facts derived from them.
+/// One node's bitboards and the facts derived from them (what giving
+/// check needs is apart, in [`CheckInfo`]).
 #[derive(Clone, Copy, Debug)]
 pub struct NodeView {
     /// The sixteen by-code sets.
@@ -48,6 +50,12 @@ pub struct NodeView {
     pub occ: u64,
     /// Checkers, evasion mask and pins of our king.
     pub info: KingInfo,
+}
+
+/// What our moves need to give check, made from a view only where the
+/// search asks "does this move give check" (main search, not quiescence).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
     /// `check_squares[kind]`: squares from which our piece of that kind
     /// would attack their king (king: none).
     pub check_squares: [u64; 6],
@@ -72,7 +80,6 @@ impl NodeView {
     /// The view of a position whose bitboards are already made.
     #[inline]
     pub fn from_bitboards(pos: &Position, bb: Bitboards) -> NodeView {
-        use PieceType::*;
         let sl = sliders();
         let us = pos.side_to_move();
         let them = us.flip();
@@ -81,28 +88,7 @@ impl NodeView {
         let theirs = occ & !ours;
         let (ksq, their_ksq) = (pos.king(us), pos.king(them));
         let info = king_info(sl, &bb, us, ksq, ours, theirs);
-        let (rook_lines, bishop_lines) = (sl.rook(their_ksq, occ), sl.bishop(their_ksq, occ));
-        let check_squares = [
-            PAWN_ATTACKS[them.index()][their_ksq.index()],
-            KNIGHT_ATTACKS[their_ksq.index()],
-            bishop_lines,
-            rook_lines,
-            bishop_lines | rook_lines,
-            0,
-        ];
-        // Our sliders that see their king through exactly one of our pieces.
-        let mut snipers = (sl.bishop(their_ksq, theirs) & (set(&bb, us, Bishop) | set(&bb, us, Queen)))
-            | (sl.rook(their_ksq, theirs) & (set(&bb, us, Rook) | set(&bb, us, Queen)));
-        let mut discoverers = 0;
-        while snipers != 0 {
-            let s = snipers.trailing_zeros() as usize;
-            snipers &= snipers - 1;
-            let between = BETWEEN[their_ksq.index()][s] & occ;
-            if between & (between.wrapping_sub(1)) == 0 {
-                discoverers |= between & ours;
-            }
-        }
-        NodeView { bb, us, ksq, their_ksq, ours, theirs, occ, info, check_squares, discoverers }
+        NodeView { bb, us, ksq, their_ksq, ours, theirs, occ, info }
     }
 
     /// Whether the side to move is in check.
@@ -122,10 +108,43 @@ impl NodeView {
     pub fn theirs_of(&self, k: PieceType) -> u64 {
         set(&self.bb, self.us.flip(), k)
     }
+}
 
-    /// Whether the legal move `m` gives check, decided without making it.
+impl CheckInfo {
+    /// The check squares and discovered-check candidates of the side to move.
     #[inline]
-    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+    pub fn new(v: &NodeView) -> CheckInfo {
+        use PieceType::*;
+        let sl = sliders();
+        let (us, them, their_ksq, occ) = (v.us, v.us.flip(), v.their_ksq, v.occ);
+        let (rook_lines, bishop_lines) = (sl.rook(their_ksq, occ), sl.bishop(their_ksq, occ));
+        let check_squares = [
+            PAWN_ATTACKS[them.index()][their_ksq.index()],
+            KNIGHT_ATTACKS[their_ksq.index()],
+            bishop_lines,
+            rook_lines,
+            bishop_lines | rook_lines,
+            0,
+        ];
+        // Our sliders that see their king through exactly one of our pieces.
+        let mut snipers = (sl.bishop(their_ksq, v.theirs) & (set(&v.bb, us, Bishop) | set(&v.bb, us, Queen)))
+            | (sl.rook(their_ksq, v.theirs) & (set(&v.bb, us, Rook) | set(&v.bb, us, Queen)));
+        let mut discoverers = 0;
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            let between = BETWEEN[their_ksq.index()][s] & occ;
+            if between & (between.wrapping_sub(1)) == 0 {
+                discoverers |= between & v.ours;
+            }
+        }
+        CheckInfo { check_squares, discoverers }
+    }
+
+    /// Whether the legal move `m` of the view's position gives check,
+    /// decided without making it.
+    #[inline]
+    pub fn gives_check(&self, v: &NodeView, pos: &Position, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
         let piece = PieceType::from_bits(pos.ccr().code(from) & 7).unwrap_or(PieceType::Pawn);
         let kind = m.kind();
@@ -134,13 +153,13 @@ impl NodeView {
             return true;
         }
         // Discovered check: a blocker leaves its line to the king.
-        if self.discoverers & from.bit() != 0 && LINE[self.their_ksq.index()][from.index()] & to.bit() == 0 {
+        if self.discoverers & from.bit() != 0 && LINE[v.their_ksq.index()][from.index()] & to.bit() == 0 {
             return true;
         }
         match kind {
             MoveKind::Normal | MoveKind::DoublePush => false,
             MoveKind::PromoKnight | MoveKind::PromoBishop | MoveKind::PromoRook | MoveKind::PromoQueen => {
-                let occ = self.occ ^ from.bit();
+                let occ = v.occ ^ from.bit();
                 let sl = sliders();
                 let attacks = match m.promo() {
                     Some(PieceType::Knight) => KNIGHT_ATTACKS[to.index()],
@@ -148,22 +167,22 @@ impl NodeView {
                     Some(PieceType::Rook) => sl.rook(to, occ),
                     _ => sl.queen(to, occ),
                 };
-                attacks & self.their_ksq.bit() != 0
+                attacks & v.their_ksq.bit() != 0
             }
             MoveKind::Castle => {
-                let rook_from = pos.castle_rook(crate::position::castle_bit(self.us, to));
+                let rook_from = pos.castle_rook(crate::position::castle_bit(v.us, to));
                 let rook_to = castle_rook_target(to);
-                let occ = (self.occ ^ from.bit() ^ rook_from.bit()) | to.bit() | rook_to.bit();
-                sliders().rook(rook_to, occ) & self.their_ksq.bit() != 0
+                let occ = (v.occ ^ from.bit() ^ rook_from.bit()) | to.bit() | rook_to.bit();
+                sliders().rook(rook_to, occ) & v.their_ksq.bit() != 0
             }
             MoveKind::EnPassant => {
                 // The captured pawn leaves too: a slider may see through both squares.
                 let victim = Square::from_coords(to.file(), from.rank());
-                let occ = (self.occ ^ from.bit() ^ victim.bit()) | to.bit();
+                let occ = (v.occ ^ from.bit() ^ victim.bit()) | to.bit();
                 let sl = sliders();
-                let k = self.their_ksq;
-                (sl.bishop(k, occ) & (self.ours_of(PieceType::Bishop) | self.ours_of(PieceType::Queen)))
-                    | (sl.rook(k, occ) & (self.ours_of(PieceType::Rook) | self.ours_of(PieceType::Queen)))
+                let k = v.their_ksq;
+                (sl.bishop(k, occ) & (v.ours_of(PieceType::Bishop) | v.ours_of(PieceType::Queen)))
+                    | (sl.rook(k, occ) & (v.ours_of(PieceType::Rook) | v.ours_of(PieceType::Queen)))
                     != 0
             }
         }
