@@ -23,6 +23,7 @@ fn engine(tables: &Arc<Tablebases>) -> Engine {
 }
 
 /// Plays the position out, both sides with the tables; returns (plies, mated side lost, max halfmove clock).
+/// A repetition or the fifty-move rule ends it as a draw.
 fn play_out(e: &mut Engine, fen: &str) -> (usize, bool, u16) {
     let mut pos = Position::from_fen(fen).unwrap();
     let mut history = Vec::new();
@@ -31,7 +32,8 @@ fn play_out(e: &mut Engine, fen: &str) -> (usize, bool, u16) {
         if legal_moves(&pos).is_empty() {
             return (ply, in_check(&pos), max_clock);
         }
-        if pos.halfmove_clock() >= 100 {
+        // A draw by the fifty-move rule or by threefold repetition ends the game unconverted.
+        if pos.halfmove_clock() >= 100 || history.iter().filter(|&&k| k == pos.key()).count() >= 2 {
             return (ply, false, max_clock);
         }
         e.new_game();
@@ -52,6 +54,7 @@ fn won_endings_are_converted_to_mate() {
         "8/8/8/4k3/8/8/8/4K2R w - - 0 1",      // KRvK
         "8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1",    // KQvKR
         "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",      // KPvK, won
+        "8/6PK/8/4k3/8/8/8/8 w - - 8 79",       // KPvK: promote now (a self-play game repeated here)
         "8/8/8/3k4/8/8/8/2BNK3 w - - 0 1",     // KBNvK
     ] {
         let pos = Position::from_fen(fen).unwrap();
@@ -97,4 +100,20 @@ fn missing_tables_are_reported_and_play_goes_on() {
     assert!(tetrad_simd::is_legal(&pos, out.best));
     assert!(out.score < TB_WIN_IN_MAX, "no table, no tablebase score");
     let _ = std::fs::remove_dir_all(tmp);
+}
+
+#[test]
+fn a_winning_capture_or_promotion_ranks_first_at_the_root() {
+    let Some(t) = tables() else { return };
+    // Promoting is the zeroing move: the tables' DTZ of the queen ending
+    // after it must not make a king move that promotes later look faster.
+    for (fen, best) in [("8/6PK/8/4k3/8/8/8/8 w - - 8 79", "g7g8q"), ("8/8/8/3k4/8/3r4/3Q4/3K4 w - - 0 1", "d2d3")] {
+        let pos = Position::from_fen(fen).unwrap();
+        let (ranked, probes) = t.rank_root(&pos, legal_moves(&pos).as_slice(), true);
+        let ranked = ranked.expect("in the tables");
+        assert!(probes > 0);
+        let names: Vec<String> = ranked.moves.iter().map(|m| m.to_string()).collect();
+        assert!(names.contains(&best.to_string()), "{fen}: kept {names:?}");
+        assert!(ranked.score >= TB_WIN_IN_MAX, "{fen}: score {}", ranked.score);
+    }
 }

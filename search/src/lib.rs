@@ -14,6 +14,7 @@ pub mod pool;
 pub mod see;
 pub mod skill;
 pub mod tb;
+pub mod tbfiles;
 pub mod tt;
 pub mod worker;
 

@@ -85,7 +85,8 @@ impl Tablebases {
     /// Loads every table of the directories in `paths`. Returns the tables
     /// (none if no file was found) and one message per problem or success.
     pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
-        let mut tables = Tablebase::new();
+        // Small files are read into memory at their first probe (see `tbfiles`).
+        let mut tables = Tablebase::with_filesystem(std::sync::Arc::new(crate::tbfiles::TableFiles::new()));
         let mut messages = Vec::new();
         let mut files = 0;
         for dir in split_paths(paths) {
@@ -141,6 +142,25 @@ impl Tablebases {
                 (4, 1)
             } else if chess.is_stalemate() || chess.is_insufficient_material() {
                 (0, 0)
+            } else if child.halfmove_clock() == 0 {
+                // A capture or pawn move is itself the zeroing move: a win
+                // through it is one ply from the root, the best a winning
+                // move can be (the child's own DTZ counts from afresh).
+                probes += 1;
+                let wdl = match self.tables.probe_wdl_after_zeroing(&chess) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        self.note(&e);
+                        return (None, probes);
+                    }
+                };
+                match wdl {
+                    Wdl::Loss => (3, 1),
+                    Wdl::BlessedLoss => (if rule50 { 1 } else { 3 }, 1),
+                    Wdl::Draw => (0, 0),
+                    Wdl::CursedWin => (if rule50 { -1 } else { -3 }, 1),
+                    Wdl::Win => (-3, 1),
+                }
             } else {
                 probes += 1;
                 let dtz = match self.tables.probe_dtz(&chess) {
