@@ -1,5 +1,7 @@
 //! The UCI options Tetrad declares.
 
+use tetrad_search::skill::ELO_TABLE;
+
 /// One UCI option.
 pub enum EngineOption {
     /// Integer in a range.
@@ -72,6 +74,11 @@ impl EngineOption {
     }
 }
 
+/// The `UCI_Elo` range: the ends of the measured calibration table.
+pub const ELO_MIN: i64 = ELO_TABLE[0].1 as i64;
+/// See [`ELO_MIN`].
+pub const ELO_MAX: i64 = ELO_TABLE[ELO_TABLE.len() - 1].1 as i64;
+
 /// All options, in the order `uci` lists them.
 pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Spin { name: "Hash", default: 16, min: 1, max: 65536 },
@@ -84,7 +91,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Check { name: "UCI_ShowWDL", default: false },
     EngineOption::Spin { name: "Skill Level", default: 20, min: 0, max: 20 },
     EngineOption::Check { name: "UCI_LimitStrength", default: false },
-    EngineOption::Spin { name: "UCI_Elo", default: 2900, min: 1100, max: 2900 },
+    EngineOption::Spin { name: "UCI_Elo", default: ELO_MAX, min: ELO_MIN, max: ELO_MAX },
     EngineOption::Combo { name: "Eval", default: DEFAULT_EVAL, values: &["hce", "nnue"] },
     EngineOption::Text { name: "EvalFile", default: BUILTIN_NET },
     EngineOption::Text { name: "SyzygyPath", default: "<empty>" },

@@ -74,7 +74,7 @@ impl Uci {
             perft: None,
             skill_level: tetrad_search::skill::MAX_LEVEL,
             limit_strength: false,
-            elo: 2900,
+            elo: crate::options::ELO_MAX as i32,
         }
     }
 

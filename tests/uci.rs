@@ -455,10 +455,10 @@ fn strength_options_limit_the_search() {
     assert!(decl.iter().any(|l| l == "option name UCI_LimitStrength type check default false"));
     assert!(decl.iter().any(|l| l.starts_with("option name UCI_Elo type spin")));
     e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 1100");
+    e.send("setoption name UCI_Elo value 970");
     e.send("go depth 30");
     let out = e.until("bestmove");
-    // The weakest level stops at its node cap (64 nodes), long before depth 30.
+    // The weakest calibrated level (3) stops at its node cap (262 nodes), long before depth 30.
     let nodes: u64 = out.iter().rev().find(|l| l.starts_with("info depth")).and_then(|l| {
         let w: Vec<&str> = l.split_whitespace().collect();
         w.iter().position(|x| *x == "nodes").and_then(|i| w[i + 1].parse().ok())

@@ -3,7 +3,7 @@
 //!
 //! A level below 20 does two things: it caps the nodes of each move (the
 //! cap grows by 1.6× a level), and it searches the best three moves and
-//! plays the one whose score plus a random amount (up to 25 cp per level
+//! plays the one whose score plus a random amount (up to 10 cp per level
 //! below 20) is highest, so weak levels make the mistakes of a weak player
 //! (they miss deep tactics and now and then prefer a worse move) rather
 //! than random ones. `UCI_Elo` is turned into a level by the calibration
@@ -15,9 +15,17 @@ use tetrad_simd::Move;
 /// Full strength.
 pub const MAX_LEVEL: u8 = 20;
 
+/// Most noise added to a line's score, per level below full (centipawns).
+/// (25 made level 10 lose 39 of 40 games to Phalanx and level 5 all 40 to
+/// Sjeng: too random to be a player.)
+pub const NOISE_CP_PER_LEVEL: i64 = 10;
+
 /// Measured (level, Elo) pairs, strongest last: `UCI_Elo` interpolates
-/// between them. (See README, "Strength levels", for the matches.)
-pub const ELO_TABLE: [(u8, i32); 5] = [(0, 1100), (5, 1500), (10, 1900), (15, 2300), (20, 2900)];
+/// between them. Levels 15 and 12 were measured against Glaurung 2.2 and
+/// Phalanx XXV (taken as 2730 and 2390), 9, 6 and 3 each against the level
+/// three above, 20 from the 400-game Glaurung match; README, "Strength
+/// levels", has the games and their error bars (±100 to ±360).
+pub const ELO_TABLE: [(u8, i32); 6] = [(3, 970), (6, 1150), (9, 1780), (12, 2250), (15, 2640), (20, 3030)];
 
 /// A strength setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,9 +80,9 @@ impl Skill {
     }
 
     /// Chooses among `lines` (move, score; best first) with random noise of
-    /// up to 25 cp per level below full; `seed` makes the choice.
+    /// up to [`NOISE_CP_PER_LEVEL`] per level below full; `seed` makes the choice.
     pub fn pick(&self, lines: &[(Move, i32)], seed: u64) -> Option<Move> {
-        let spread = 25 * (MAX_LEVEL - self.level.min(MAX_LEVEL)) as i64;
+        let spread = NOISE_CP_PER_LEVEL * (MAX_LEVEL - self.level.min(MAX_LEVEL)) as i64;
         let mut s = seed | 1;
         lines
             .iter()
@@ -103,7 +111,7 @@ mod tests {
             last = l;
         }
         assert_eq!(Skill::from_elo(5000).level, MAX_LEVEL);
-        assert_eq!(Skill::from_elo(0).level, 0);
+        assert_eq!(Skill::from_elo(0).level, ELO_TABLE[0].0);
         assert!(Skill { level: 3 }.nodes().unwrap() < Skill { level: 4 }.nodes().unwrap());
         assert_eq!(Skill::default().nodes(), None);
     }
