@@ -184,7 +184,7 @@ fn go_nodes_is_deterministic() {
         e.send("go nodes 30000");
         let lines = e.until("bestmove");
         e.quit();
-        let info = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap();
+        let info = last_info(&lines).to_string();
         // Drop the timing fields, keep depth/score/nodes/pv.
         let keep: Vec<&str> = info.split_whitespace().collect();
         let nodes_at = keep.iter().position(|w| *w == "nodes").unwrap();
@@ -400,6 +400,16 @@ fn perft_runs_beside_the_input_loop() {
     e.quit(); // quit stops it too
 }
 
+/// The last `info depth` line with a score (not a `currmove` line) of a search's output.
+fn last_info(out: &[String]) -> &str {
+    out.iter().rev().find(|l| l.starts_with("info depth") && l.contains(" score ")).expect("an info depth line")
+}
+
+/// The words after `key` in an `info` line (`score cp 5 ...` → `["cp", "5", ...]`).
+fn info_after<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
+    line.split_whitespace().skip_while(|w| *w != key).skip(1).collect()
+}
+
 #[test]
 fn syzygy_options_and_scores() {
     let Some(dir) = common::shared_data("syzygy") else { return };
@@ -416,17 +426,15 @@ fn syzygy_options_and_scores() {
     e.send("position fen 8/8/8/4k3/8/8/8/4K2R w - - 0 1");
     e.send("go depth 10");
     let out = e.until("bestmove");
-    let last = out.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
-    let words: Vec<&str> = last.split_whitespace().collect();
-    let at = |k: &str| words[words.iter().position(|w| *w == k).unwrap() + 1];
-    let winning = (at("score") == "cp" && words[words.iter().position(|w| *w == "score").unwrap() + 2].parse::<i32>().unwrap() >= 2000)
-        || at("score") == "mate";
+    let last = last_info(&out);
+    let score = info_after(last, "score");
+    let winning = (score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 2000) || score[0] == "mate";
     assert!(winning, "{last}");
-    assert!(at("tbhits").parse::<u64>().unwrap() > 0, "{last}");
+    assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
     e.send("position fen 8/8/8/8/4k3/8/4P3/4K3 w - - 0 1");
     e.send("go depth 10");
     let out = e.until("bestmove");
-    assert!(out.iter().rev().find(|l| l.starts_with("info depth")).unwrap().contains("score cp 0 "), "{out:?}");
+    assert!(last_info(&out).contains("score cp 0 "), "{out:?}");
     e.quit();
 }
 
@@ -438,10 +446,10 @@ fn show_wdl_adds_per_mille_triples() {
     e.send("setoption name UCI_ShowWDL value true");
     e.send("go depth 5");
     let out = e.until("bestmove");
-    let line = out.iter().rev().find(|l| l.starts_with("info depth 5")).unwrap();
-    let w: Vec<&str> = line.split_whitespace().collect();
-    let at = w.iter().position(|x| *x == "wdl").expect("wdl in info");
-    let triple: Vec<u32> = w[at + 1..at + 4].iter().map(|x| x.parse().unwrap()).collect();
+    let line = last_info(&out);
+    assert!(line.starts_with("info depth 5 "), "{line}");
+    let triple: Vec<u32> = info_after(line, "wdl").iter().take(3).map(|x| x.parse().unwrap()).collect();
+    assert_eq!(triple.len(), 3, "wdl in info: {line}");
     assert_eq!(triple.iter().sum::<u32>(), 1000, "{line}");
     e.quit();
 }
@@ -459,10 +467,7 @@ fn strength_options_limit_the_search() {
     e.send("go depth 30");
     let out = e.until("bestmove");
     // The weakest calibrated level (3) stops at its node cap (262 nodes), long before depth 30.
-    let nodes: u64 = out.iter().rev().find(|l| l.starts_with("info depth")).and_then(|l| {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        w.iter().position(|x| *x == "nodes").and_then(|i| w[i + 1].parse().ok())
-    }).unwrap();
+    let nodes: u64 = info_after(last_info(&out), "nodes")[0].parse().unwrap();
     assert!(nodes < 1000, "{nodes} nodes at the weakest level");
     e.send("setoption name UCI_LimitStrength value false");
     e.send("go depth 8");
