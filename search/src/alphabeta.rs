@@ -68,7 +68,8 @@ fn insufficient_material(pos: &Position) -> bool {
     const LSB: u64 = 0x1111_1111_1111_1111;
     // One bit per occupied square; almost every node stops at the count.
     let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
-    if occupied.iter().map(|o| o.count_ones()).sum::<u32>() > 3 {
+    let pieces = occupied.iter().map(|o| o.count_ones()).sum::<u32>();
+    if pieces > 3 {
         return false;
     }
     let mut minor_or_king = 0;
@@ -80,7 +81,7 @@ fn insufficient_material(pos: &Position) -> bool {
             o &= o - 1;
         }
     }
-    occupied.iter().map(|o| o.count_ones()).sum::<u32>() == minor_or_king
+    pieces == minor_or_king
 }
 
 impl Worker {

@@ -38,8 +38,8 @@ impl Worker {
     ) -> Option<i32> {
         let pc_beta = beta + PROBCUT_MARGIN;
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
-        let tt_noisy = !tt_move.is_null() && (pos.is_capture(tt_move) || tt_move.promo().is_some());
-        let mut picker = MovePicker::qsearch(if tt_noisy { tt_move } else { Move::NULL }, false, buffers);
+        // A quiescence picker offers the table's move only when it is a capture or promotion.
+        let mut picker = MovePicker::qsearch(tt_move, false, buffers);
         let prev = [Default::default(); 2];
         let mut result = None;
         loop {
