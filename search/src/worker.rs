@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::Evaluator;
-use tetrad_simd::{legal_moves, Move, Position};
+use tetrad_simd::{legal_moves, Move, NodeView, Position};
 
 /// Lengths and phases of the blocks of iterations helper threads skip
 /// (thread `i` uses entry `(i - 1) % 20`): the scheme of the lazy-SMP
@@ -56,6 +56,8 @@ pub struct SearchShared {
     pub nodes: Vec<CachePadded<AtomicU64>>,
     /// Tablebase hits of all threads (rare: one shared counter).
     pub tb_hits: AtomicU64,
+    /// The root's moves, worked out by the first thread to start.
+    pub(crate) root_moves: std::sync::OnceLock<RootMoves>,
 }
 
 impl SearchShared {
@@ -66,12 +68,48 @@ impl SearchShared {
             pondering: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
             tb_hits: AtomicU64::new(0),
+            root_moves: std::sync::OnceLock::new(),
         }
     }
 
     /// Total nodes over all threads.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// The root's moves to search, decided once per search and shared by its
+/// threads: the legal moves (or the `searchmoves` among them), narrowed by
+/// the tablebases when the root is in them.
+pub(crate) struct RootMoves {
+    moves: Vec<Move>,
+    /// Fewer moves than the legal ones (the result is then not the root's value).
+    restricted: bool,
+    /// The root's score from the tablebases.
+    tb_score: Option<i32>,
+}
+
+impl RootMoves {
+    fn new(job: &SearchJob) -> RootMoves {
+        let legal = legal_moves(&job.root);
+        let searchmoves = &job.limits.searchmoves;
+        let mut moves: Vec<Move> = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
+        if moves.is_empty() {
+            moves = legal.iter().copied().collect();
+        }
+        let mut restricted = moves.len() < legal.len();
+        let mut tb_score = None;
+        // Tablebases at the root: search only the moves that keep the best outcome.
+        if let Some(t) = job.tb.usable(NodeView::new(&job.root).occ.count_ones()) {
+            let (ranked, probes) = t.rank_root(&job.root, &moves, job.tb.rule50);
+            job.shared.tb_hits.fetch_add(probes, Ordering::Relaxed);
+            if let Some(r) = ranked {
+                restricted |= r.moves.len() < moves.len();
+                moves = r.moves;
+                tb_score = Some(r.score);
+            }
+        }
+        RootMoves { moves, restricted, tb_score }
     }
 }
 
@@ -308,28 +346,12 @@ impl Worker {
             f.double_exts = 0;
         }
         let root = job.root;
-        let legal = legal_moves(&root);
-        self.root_allowed = legal.iter().copied().filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m)).collect();
-        if self.root_allowed.is_empty() {
-            self.root_allowed = legal.iter().copied().collect();
-        }
-        self.root_restricted = self.root_allowed.len() < legal.len();
-        // Tablebases at the root: search only the moves that keep the best outcome.
         self.tb = job.tb.clone();
         self.tb_hits = 0;
-        self.root_tb_score = None;
-        let root_pieces = (0..64).filter(|&s| root.piece_at(tetrad_simd::Square::new(s)).is_some()).count() as u32;
-        if let Some(t) = self.tb.usable(root_pieces) {
-            let (ranked, probes) = t.rank_root(&root, &self.root_allowed, self.tb.rule50);
-            self.tb_hits += probes;
-            if let Some(r) = ranked {
-                if r.moves.len() < self.root_allowed.len() {
-                    self.root_restricted = true;
-                }
-                self.root_allowed = r.moves;
-                self.root_tb_score = Some(r.score);
-            }
-        }
+        let root_moves = job.shared.root_moves.get_or_init(|| RootMoves::new(job));
+        self.root_allowed = root_moves.moves.clone();
+        self.root_restricted = root_moves.restricted;
+        self.root_tb_score = root_moves.tb_score;
         // Until an iteration completes, the table's move (if allowed) is the best guess.
         let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
