@@ -142,38 +142,38 @@ impl Tablebases {
                 (4, 1)
             } else if chess.is_stalemate() || chess.is_insufficient_material() {
                 (0, 0)
-            } else if child.halfmove_clock() == 0 {
-                // A capture or pawn move is itself the zeroing move: a win
-                // through it is one ply from the root, the best a winning
-                // move can be (the child's own DTZ counts from afresh).
-                probes += 1;
-                let wdl = match self.tables.probe_wdl_after_zeroing(&chess) {
-                    Ok(w) => w,
-                    Err(e) => {
-                        self.note(&e);
-                        return (None, probes);
-                    }
-                };
-                match wdl {
-                    Wdl::Loss => (3, 1),
-                    Wdl::BlessedLoss => (if rule50 { 1 } else { 3 }, 1),
-                    Wdl::Draw => (0, 0),
-                    Wdl::CursedWin => (if rule50 { -1 } else { -3 }, 1),
-                    Wdl::Win => (-3, 1),
-                }
             } else {
                 probes += 1;
-                let dtz = match self.tables.probe_dtz(&chess) {
-                    Ok(d) => d.ignore_rounding().0,
-                    Err(e) => {
-                        self.note(&e);
-                        return (None, probes);
+                // The child's outcome for the opponent (-1: they lose), whether
+                // the fifty-move rule spoils it, and the plies to the next zeroing move.
+                let (outcome, spoiled, plies) = if child.halfmove_clock() == 0 {
+                    // A capture or pawn move is itself the zeroing move: a win
+                    // through it is one ply from the root, the best a winning
+                    // move can be (the child's own DTZ counts from afresh).
+                    match self.tables.probe_wdl_after_zeroing(&chess) {
+                        Ok(Wdl::Loss) => (-1, false, 1),
+                        Ok(Wdl::BlessedLoss) => (-1, rule50, 1),
+                        Ok(Wdl::Draw) => (0, false, 0),
+                        Ok(Wdl::CursedWin) => (1, rule50, 1),
+                        Ok(Wdl::Win) => (1, false, 1),
+                        Err(e) => {
+                            self.note(&e);
+                            return (None, probes);
+                        }
+                    }
+                } else {
+                    match self.tables.probe_dtz(&chess) {
+                        Ok(d) => {
+                            let dtz = d.ignore_rounding().0;
+                            (dtz.signum(), rule50 && dtz.abs() + child.halfmove_clock() as i32 > 100, dtz.abs() + 1)
+                        }
+                        Err(e) => {
+                            self.note(&e);
+                            return (None, probes);
+                        }
                     }
                 };
-                // The child's DTZ is the opponent's: negative means they lose.
-                let plies = dtz.abs() + 1;
-                let spoiled = rule50 && dtz.abs() + child.halfmove_clock() as i32 > 100;
-                match dtz.signum() {
+                match outcome {
                     -1 if spoiled => (1, plies),
                     -1 => (3, plies),
                     0 => (0, 0),
