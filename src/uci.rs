@@ -257,9 +257,7 @@ impl Uci {
                     } else if name.eq_ignore_ascii_case("UCI_ShowWDL") {
                         self.engine.set_show_wdl(v == "true");
                     } else if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
-                        let mut tb = self.engine.tb_config().clone();
-                        tb.rule50 = v == "true";
-                        self.engine.set_tb_config(tb);
+                        self.change_tb(|tb| tb.rule50 = v == "true");
                     }
                 }
                 _ => emit(&format!("info string error: option '{name}' needs value true or false")),
@@ -288,13 +286,13 @@ impl Uci {
                         self.apply_skill();
                     }
                     "SyzygyProbeDepth" | "SyzygyProbeLimit" => {
-                        let mut tb = self.engine.tb_config().clone();
-                        if *name == "SyzygyProbeDepth" {
-                            tb.probe_depth = clamped as i32;
-                        } else {
-                            tb.probe_limit = clamped as usize;
-                        }
-                        self.engine.set_tb_config(tb);
+                        self.change_tb(|tb| {
+                            if *name == "SyzygyProbeDepth" {
+                                tb.probe_depth = clamped as i32;
+                            } else {
+                                tb.probe_limit = clamped as usize;
+                            }
+                        });
                     }
                     _ => {}
                 }
@@ -332,15 +330,21 @@ impl Uci {
     /// Loads the tables of `SyzygyPath` (`<empty>` or nothing: none). Problems
     /// are reported; the engine plays on with whatever tables were found.
     fn set_syzygy_path(&mut self, paths: &str) {
-        let mut tb = self.engine.tb_config().clone();
-        tb.tables = None;
+        let mut tables = None;
         if !paths.is_empty() && paths != "<empty>" {
-            let (tables, messages) = tetrad_search::tb::Tablebases::load(paths);
+            let (loaded, messages) = tetrad_search::tb::Tablebases::load(paths);
             for m in messages {
                 emit(&format!("info string {m}"));
             }
-            tb.tables = tables.map(std::sync::Arc::new);
+            tables = loaded.map(std::sync::Arc::new);
         }
+        self.change_tb(|tb| tb.tables = tables);
+    }
+
+    /// Changes one tablebase setting, keeping the others.
+    fn change_tb(&mut self, change: impl FnOnce(&mut tetrad_search::tb::TbConfig)) {
+        let mut tb = self.engine.tb_config().clone();
+        change(&mut tb);
         self.engine.set_tb_config(tb);
     }
 
