@@ -184,7 +184,8 @@ impl Worker {
         // Step 4. Static evaluation: the raw one (kept in the table), corrected by
         // what searches of this pawn structure and material found, then
         // sharpened by the table's bound when it agrees.
-        let corr_keys = CorrKeys::of(&view);
+        // In check there is no static evaluation to correct, and no correction to learn.
+        let corr_keys = (!in_check).then(|| CorrKeys::of(&view));
         let raw_eval = if in_check {
             -INFINITY
         } else if singular_node {
@@ -192,10 +193,9 @@ impl Worker {
         } else {
             tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
         };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            (raw_eval + self.corr.get(us, &corr_keys)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+        let static_eval = match &corr_keys {
+            None => -INFINITY,
+            Some(keys) => (raw_eval + self.corr.get(us, keys)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1),
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -439,13 +439,12 @@ impl Worker {
             Bound::Upper
         };
         // Correction history: a quiet result that moved the evaluation the way its bound allows.
-        if !in_check
-            && (best_move.is_null() || !is_noisy(pos, best_move))
+        let corrects = (best_move.is_null() || !is_noisy(pos, best_move))
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
-            && best_score.abs() < TB_WIN_IN_MAX
-        {
-            self.corr.update(us, &corr_keys, best_score - static_eval, depth);
+            && best_score.abs() < TB_WIN_IN_MAX;
+        if let Some(keys) = corr_keys.filter(|_| corrects) {
+            self.corr.update(us, &keys, best_score - static_eval, depth);
         }
         if root && (!self.root_excluded.is_empty() || self.root_restricted) {
             // MultiPV lines after the first, and searchmoves subsets, are not the position's value.

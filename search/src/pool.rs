@@ -100,7 +100,7 @@ impl Engine {
             stop_requested: Arc::new(AtomicBool::new(false)),
             eval: tetrad_eval::EvalConfig::default(),
             chess960: false,
-            tb: crate::tb::TbConfig { tables: None, probe_depth: 1, probe_limit: 7, rule50: true },
+            tb: crate::tb::TbConfig::default(),
             show_wdl: false,
             skill: crate::skill::Skill::default(),
         };

@@ -44,8 +44,14 @@ impl std::fmt::Debug for Tablebases {
     }
 }
 
-/// Tablebase settings of a search.
-#[derive(Clone, Debug, Default)]
+/// Default of `SyzygyProbeDepth`.
+pub const DEFAULT_PROBE_DEPTH: i32 = 1;
+/// Default of `SyzygyProbeLimit`: every table there is.
+pub const DEFAULT_PROBE_LIMIT: usize = 7;
+
+/// Tablebase settings of a search. The default is the UCI options' defaults
+/// with no tables loaded.
+#[derive(Clone, Debug)]
 pub struct TbConfig {
     /// The tables, if any are loaded.
     pub tables: Option<std::sync::Arc<Tablebases>>,
@@ -55,6 +61,12 @@ pub struct TbConfig {
     pub probe_limit: usize,
     /// Count wins and losses that the fifty-move rule spoils as draws (`Syzygy50MoveRule`).
     pub rule50: bool,
+}
+
+impl Default for TbConfig {
+    fn default() -> Self {
+        TbConfig { tables: None, probe_depth: DEFAULT_PROBE_DEPTH, probe_limit: DEFAULT_PROBE_LIMIT, rule50: true }
+    }
 }
 
 impl TbConfig {
