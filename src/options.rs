@@ -97,7 +97,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Text { name: "SyzygyPath", default: "<empty>" },
     EngineOption::Spin { name: "SyzygyProbeDepth", default: tetrad_search::tb::DEFAULT_PROBE_DEPTH as i64, min: 1, max: 100 },
     EngineOption::Spin { name: "SyzygyProbeLimit", default: tetrad_search::tb::DEFAULT_PROBE_LIMIT as i64, min: 0, max: 7 },
-    EngineOption::Check { name: "Syzygy50MoveRule", default: true },
+    EngineOption::Check { name: "Syzygy50MoveRule", default: tetrad_search::tb::DEFAULT_RULE50 },
 ];
 
 /// The `Eval` option's default: the engine's default evaluation.

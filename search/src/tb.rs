@@ -48,6 +48,8 @@ impl std::fmt::Debug for Tablebases {
 pub const DEFAULT_PROBE_DEPTH: i32 = 1;
 /// Default of `SyzygyProbeLimit`: every table there is.
 pub const DEFAULT_PROBE_LIMIT: usize = 7;
+/// Default of `Syzygy50MoveRule`: wins the fifty-move rule spoils count as draws.
+pub const DEFAULT_RULE50: bool = true;
 
 /// Tablebase settings of a search. The default is the UCI options' defaults
 /// with no tables loaded.
@@ -65,7 +67,7 @@ pub struct TbConfig {
 
 impl Default for TbConfig {
     fn default() -> Self {
-        TbConfig { tables: None, probe_depth: DEFAULT_PROBE_DEPTH, probe_limit: DEFAULT_PROBE_LIMIT, rule50: true }
+        TbConfig { tables: None, probe_depth: DEFAULT_PROBE_DEPTH, probe_limit: DEFAULT_PROBE_LIMIT, rule50: DEFAULT_RULE50 }
     }
 }
 
