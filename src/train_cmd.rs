@@ -3,7 +3,7 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetrad_eval::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, TrainConfig};
+use tetrad_eval::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig};
 
 /// Arguments of `tetrad train`.
 #[derive(Args, Debug)]
@@ -35,6 +35,10 @@ pub struct TrainArgs {
     /// Do not mirror positions left to right at random (the mirror doubles the data).
     #[arg(long)]
     pub no_mirror: bool,
+    /// Start from this network's weights instead of random ones (`builtin`:
+    /// the network compiled in); the optimiser starts fresh.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Go on from `OUT.ckpt` (same data and arguments).
     #[arg(long)]
     pub resume: bool,
@@ -70,6 +74,19 @@ pub fn run(args: &TrainArgs) -> i32 {
             }
             Err(e) => {
                 errln!("error: cannot resume: {e}");
+                return 2;
+            }
+        }
+    } else if let Some(path) = &args.init {
+        let net = if path.as_os_str() == "builtin" {
+            Ok(tetrad_eval::nnue::default_network().as_ref().clone())
+        } else {
+            tetrad_eval::nnue::Network::load(path)
+        };
+        match net {
+            Ok(net) => Checkpoint { model: Model::from_network(&net), ..Checkpoint::new(args.seed) },
+            Err(e) => {
+                errln!("error: cannot start from {}: {e}", path.display());
                 return 2;
             }
         }

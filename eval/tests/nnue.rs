@@ -87,6 +87,15 @@ fn quantised_network_follows_the_float_model() {
 }
 
 #[test]
+fn a_network_read_back_as_floats_quantises_to_itself() {
+    // `train --init` starts from a network's float reading; quantising that
+    // must give back the very same integers, the built-in network included.
+    for net in [random_net(21), tetrad_eval::nnue::default_network().clone()] {
+        assert!(Model::from_network(&net).quantise() == *net);
+    }
+}
+
+#[test]
 fn training_lowers_the_loss() {
     // Labels from the hand-written evaluation: a learnable target.
     let records: Vec<Record> = walk(17, 6000)

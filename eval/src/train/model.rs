@@ -220,6 +220,22 @@ impl Model {
         }
     }
 
+    /// The float weights an integer network stands for (each value over its
+    /// scale): a run can start from a network already trained (`train --init`),
+    /// so what it learned from earlier data carries into the next run.
+    pub fn from_network(net: &Network) -> Model {
+        let mut m = Model::zeros();
+        m.w1.iter_mut().zip(net.w1.iter()).for_each(|(w, &n)| *w = f32::from(n) / QA as f32);
+        m.b1.iter_mut().zip(&net.b1).for_each(|(w, &n)| *w = f32::from(n) / QA as f32);
+        for (b, row) in net.w2.iter().enumerate() {
+            for (i, &n) in row.iter().enumerate() {
+                m.w2[b * 2 * HIDDEN + i] = f32::from(n) / QB as f32;
+            }
+        }
+        m.b2.iter_mut().zip(&net.b2).for_each(|(w, &n)| *w = n as f32 / (QA * QB) as f32);
+        m
+    }
+
     /// The integer network of these weights.
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i32;
