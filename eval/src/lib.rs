@@ -176,10 +176,12 @@ pub fn evaluate_nnue_uncached(pos: &Position, net: &Network) -> i32 {
     nnue_finish(net.evaluate(&bb, pos.side_to_move()), pos)
 }
 
-/// The network's output made into the engine's score: it drifts towards a
-/// draw as the fifty-move counter runs, and stays within ±[`EVAL_LIMIT`].
+/// The network's output made into the engine's score: brought to the scale
+/// the search was tuned on ([`nnue::SEARCH_PCT`]), drifting towards a draw as
+/// the fifty-move counter runs, and within ±[`EVAL_LIMIT`].
 #[inline]
 fn nnue_finish(v: i32, pos: &Position) -> i32 {
+    let v = v * nnue::SEARCH_PCT / 100;
     (v * (200 - pos.halfmove_clock().min(100) as i32) / 200).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
