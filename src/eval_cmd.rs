@@ -15,6 +15,50 @@ pub struct EvalArgs {
     /// A network file to use instead of the built-in one.
     #[arg(long)]
     pub net: Option<std::path::PathBuf>,
+    /// Instead of one position: compare the scales of both evaluations over
+    /// an EPD/FEN file and print the `nnue::SEARCH_PCT` that would match them.
+    #[arg(long, value_name = "EPD")]
+    pub compare: Option<std::path::PathBuf>,
+}
+
+/// Median of the absolute values (0 for none).
+fn median_abs(v: &mut [i32]) -> i32 {
+    v.iter_mut().for_each(|x| *x = x.abs());
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or(0)
+}
+
+/// `--compare`: both evaluations over a file of positions; the search's
+/// margins were tuned on the hand-written scale, so a network should reach
+/// the search at about the same scale.
+fn compare(path: &std::path::Path, net: &tetrad_eval::nnue::Network) -> i32 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            errln!("error: cannot read {}: {e}", path.display());
+            return 2;
+        }
+    };
+    let (mut hce, mut nnue) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let Ok(pos) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) else { continue };
+        let (h, n) = (tetrad_eval::evaluate_uncached(&pos), tetrad_eval::evaluate_nnue_uncached(&pos, net));
+        // Decided positions say little about the scale of the middle range.
+        if h.abs() < 1500 && n.abs() < 1500 {
+            hce.push(h);
+            nnue.push(n);
+        }
+    }
+    let count = hce.len();
+    let (h, n) = (median_abs(&mut hce), median_abs(&mut nnue));
+    if n == 0 {
+        errln!("error: no usable positions in {}", path.display());
+        return 2;
+    }
+    let pct = tetrad_eval::nnue::SEARCH_PCT * h / n;
+    outln!("{count} positions: median |score| hand-written {h} cp, network {n} cp (at SEARCH_PCT {}); matching SEARCH_PCT {pct}", tetrad_eval::nnue::SEARCH_PCT);
+    0
 }
 
 /// Runs the command; returns the process exit code.
@@ -22,6 +66,19 @@ pub fn run(args: &EvalArgs) -> i32 {
     if args.print_weights {
         out!("{}", tetrad_eval::weights::PARAMS.to_rust_source());
         return 0;
+    }
+    let net = match &args.net {
+        Some(path) => match tetrad_eval::nnue::Network::load(path) {
+            Ok(n) => std::sync::Arc::new(n),
+            Err(e) => {
+                errln!("error: {e}");
+                return 2;
+            }
+        },
+        None => std::sync::Arc::clone(tetrad_eval::nnue::default_network()),
+    };
+    if let Some(path) = &args.compare {
+        return compare(path, &net);
     }
     let pos = match args.fen.as_deref().map_or(Ok(Position::startpos()), Position::from_fen) {
         Ok(p) => p,
@@ -38,16 +95,6 @@ pub fn run(args: &EvalArgs) -> i32 {
     if fast != hce {
         errln!("warning: cached evaluation {fast} differs from the trace");
     }
-    let net = match &args.net {
-        Some(path) => match tetrad_eval::nnue::Network::load(path) {
-            Ok(n) => std::sync::Arc::new(n),
-            Err(e) => {
-                errln!("error: {e}");
-                return 2;
-            }
-        },
-        None => std::sync::Arc::clone(tetrad_eval::nnue::default_network()),
-    };
     let nnue = tetrad_eval::evaluate_nnue_uncached(&pos, &net);
     outln!();
     outln!("hand-written: {hce} cp   network: {nnue} cp   (side to move's view; default: {})", tetrad_eval::EvalKind::DEFAULT.name());

@@ -1,5 +1,6 @@
 //! `tetrad datagen`: shards depend only on the arguments (not the thread
-//! count), `--resume` makes only what is missing, and the records read back.
+//! count), `--resume` makes only what is missing, and the records read back;
+//! `tetrad train` starts from them, from scratch or from a network.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,6 +62,25 @@ fn shards_are_thread_independent_and_resumable() {
         total += records.len();
     }
     assert!(total > 0);
+
+    // A short run from the built-in network writes a network; a missing start is refused.
+    let net = a.join("net.tnn");
+    let train = |init: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["train", "--data"])
+            .arg(&a)
+            .arg("--out")
+            .arg(&net)
+            .args(["--epochs", "1", "--batch", "64", "--threads", "1", "--init", init])
+            .output()
+            .unwrap()
+    };
+    let out = train("builtin");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(tetrad_eval::nnue::Network::load(&net).is_ok());
+    let missing = train("/nonexistent/net.tnn");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("error: cannot start from"));
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }
