@@ -48,7 +48,7 @@ pub enum EvalKind {
 
 impl EvalKind {
     /// The engine's default.
-    pub const DEFAULT: EvalKind = EvalKind::Hce;
+    pub const DEFAULT: EvalKind = EvalKind::Nnue;
 
     /// Parses `hce` or `nnue` (any case).
     pub fn parse(s: &str) -> Option<EvalKind> {
