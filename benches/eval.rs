@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("conversion_only", |b| {
         b.iter(|| set.iter().map(|p| ccr_to_bitboards(black_box(p).ccr()).by_code[1]).fold(0u64, |a, x| a ^ x))
     });
-    let mut ev = Evaluator::new();
+    let mut ev = Evaluator::hce();
     g.bench_function("pawn_hash_hits", |b| {
         b.iter(|| set.iter().map(|p| ev.evaluate(black_box(p))).fold(0i32, i32::wrapping_add))
     });

@@ -91,7 +91,7 @@ pub fn run(args: &EvalArgs) -> i32 {
     outln!();
     outln!("{}", tetrad_eval::trace(&pos));
     let hce = tetrad_eval::trace(&pos).score;
-    let fast = tetrad_eval::Evaluator::new().evaluate(&pos);
+    let fast = tetrad_eval::Evaluator::hce().evaluate(&pos);
     if fast != hce {
         errln!("warning: cached evaluation {fast} differs from the trace");
     }

@@ -29,7 +29,7 @@ fn time(name: &str, set: &[Position], mut f: impl FnMut(&Position) -> i64) {
 fn main() {
     let set = positions(2000);
     time("conversion", &set, |p| ccr_to_bitboards(p.ccr()).by_code[1] as i64);
-    let mut ev = Evaluator::new();
+    let mut ev = Evaluator::hce();
     time("pawn hash hits", &set, |p| ev.evaluate(p) as i64);
     time("no pawn hash", &set, |p| evaluate_uncached(p) as i64);
 }

@@ -107,6 +107,11 @@ impl Evaluator {
         Evaluator::default()
     }
 
+    /// A fresh evaluator of the hand-written evaluation, whatever the default.
+    pub fn hce() -> Evaluator {
+        Evaluator::with_config(&EvalConfig { kind: EvalKind::Hce, ..EvalConfig::default() })
+    }
+
     /// A fresh evaluator with the given configuration.
     pub fn with_config(cfg: &EvalConfig) -> Evaluator {
         Evaluator { pawns: PawnTable::new(), kind: cfg.kind, nnue: NnueCache::new(Arc::clone(&cfg.net), NNUE_CACHE_PLIES) }

@@ -59,7 +59,7 @@ fn check(ev: &mut Evaluator, pos: &Position, traced: bool) {
 fn symmetric_on_perft_suite() {
     let positions = perft_positions();
     assert!(positions.len() > 100, "perft.epd not found or empty");
-    let mut ev = Evaluator::new();
+    let mut ev = Evaluator::hce();
     for pos in &positions {
         check(&mut ev, pos, true);
     }
@@ -67,7 +67,7 @@ fn symmetric_on_perft_suite() {
 
 #[test]
 fn symmetric_on_random_play() {
-    let mut ev = Evaluator::new();
+    let mut ev = Evaluator::hce();
     for (i, pos) in random_positions(100_000, 0x5EED_1234_ABCD_0001).iter().enumerate() {
         check(&mut ev, pos, i % 20 == 0);
     }
@@ -84,20 +84,20 @@ fn insufficient_material_is_zero() {
         "3bk3/8/8/8/8/8/8/3BK3 w - - 0 1",
     ] {
         let pos = Position::from_fen(fen).unwrap();
-        assert_eq!(Evaluator::new().evaluate(&pos), 0, "{fen}");
+        assert_eq!(Evaluator::hce().evaluate(&pos), 0, "{fen}");
         assert_eq!(trace(&pos).score, 0, "{fen}");
     }
     // Not dead draws: a pawn, a rook, bishop and knight.
     for fen in ["4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"]
     {
         let pos = Position::from_fen(fen).unwrap();
-        assert!(Evaluator::new().evaluate(&pos) > 100, "{fen}");
+        assert!(Evaluator::hce().evaluate(&pos) > 100, "{fen}");
     }
 }
 
 #[test]
 fn drawish_endings_are_scaled() {
-    let eval = |fen: &str| Evaluator::new().evaluate(&Position::from_fen(fen).unwrap());
+    let eval = |fen: &str| Evaluator::hce().evaluate(&Position::from_fen(fen).unwrap());
     // Opposite-coloured bishops two pawns up: scaled well below the same-coloured case.
     let ocb = eval("4k1b1/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
     let same = eval("4kb2/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
@@ -110,7 +110,7 @@ fn drawish_endings_are_scaled() {
 
 #[test]
 fn sensible_signs() {
-    let eval = |fen: &str| Evaluator::new().evaluate(&Position::from_fen(fen).unwrap());
+    let eval = |fen: &str| Evaluator::hce().evaluate(&Position::from_fen(fen).unwrap());
     assert!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").abs() < 40);
     assert!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1") < -700);
     assert!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1") > 700);
