@@ -89,8 +89,9 @@ pub fn run(args: &EvalArgs) -> i32 {
     };
     outln!("{}", pos.to_fen());
     outln!();
-    outln!("{}", tetrad_eval::trace(&pos));
-    let hce = tetrad_eval::trace(&pos).score;
+    let traced = tetrad_eval::trace(&pos);
+    outln!("{traced}");
+    let hce = traced.score;
     let fast = tetrad_eval::Evaluator::hce().evaluate(&pos);
     if fast != hce {
         errln!("warning: cached evaluation {fast} differs from the trace");
