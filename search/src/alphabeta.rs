@@ -10,33 +10,10 @@ use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
 use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
-use crate::tt::Bound;
+use crate::tt::{score_from_tt, score_to_tt, Bound};
 use crate::worker::Worker;
 use crate::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
-
-/// Mate and tablebase scores are stored relative to the node, not the root.
-#[inline]
-pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_WIN_IN_MAX {
-        score + ply as i32
-    } else if score <= -TB_WIN_IN_MAX {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-#[inline]
-fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_WIN_IN_MAX {
-        score - ply as i32
-    } else if score <= -TB_WIN_IN_MAX {
-        score + ply as i32
-    } else {
-        score
-    }
-}
 
 /// The fifty-move rule draws, unless the last move gave mate.
 #[cold]

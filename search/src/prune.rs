@@ -3,7 +3,7 @@
 //! singular-extension test (is the table's move much better than every
 //! other?).
 
-use crate::alphabeta::score_to_tt;
+use crate::tt::score_to_tt;
 use crate::movepick::{MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::see_ge;

@@ -22,6 +22,32 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use tetrad_simd::Move;
 
+use crate::tb::TB_WIN_IN_MAX;
+
+/// Mate and tablebase scores are stored relative to the node, not the root.
+#[inline]
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= TB_WIN_IN_MAX {
+        score + ply as i32
+    } else if score <= -TB_WIN_IN_MAX {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`]: a stored score seen from `ply` plies below the root.
+#[inline]
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= TB_WIN_IN_MAX {
+        score - ply as i32
+    } else if score <= -TB_WIN_IN_MAX {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
