@@ -234,6 +234,32 @@ class TestParsing(unittest.TestCase):
         self.assertEqual(cfg["proto"], "uci")
 
 
+
+class TestPgnStats(unittest.TestCase):
+    """tools/pgnstats.py: pairs rebuilt from Round tags, per file; a game
+    without its partner is left out."""
+
+    GAME = ('[Event "m"]\n[Round "%d"]\n[White "%s"]\n[Black "%s"]\n'
+            '[Result "%s"]\n\n1. e4 e5 %s\n\n')
+
+    def write(self, games):
+        f = tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False)
+        for rnd, white, black, result in games:
+            f.write(self.GAME % (rnd, white, black, result, result))
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_pairs_across_files(self):
+        import pgnstats
+        a = self.write([(2, "y", "x", "0-1"), (1, "x", "y", "1/2-1/2"),
+                        (3, "x", "y", "0-1")])               # round 3: no partner
+        b = self.write([(1, "x", "y", "1-0"), (2, "y", "x", "1-0")])
+        scores, penta, unpaired = pgnstats.collect([a, b], "x")
+        self.assertEqual(sorted(scores), [0.0, 0.5, 1.0, 1.0])
+        self.assertEqual(penta, [0, 0, 1, 1, 0])  # (1,0) -> WL; (0.5,1) -> WD
+        self.assertEqual(unpaired, [(a, 3, 0.0)])
+
 @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
 class TestRealMatch(unittest.TestCase):
     MATCH = os.path.join(HERE, "match.py")
