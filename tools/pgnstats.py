@@ -17,11 +17,12 @@ Pure Python (reads only the PGN tag pairs), no python-chess needed.
 import argparse
 import re
 import sys
+from types import SimpleNamespace
 
-import matchstats as ms
+from matchreport import PairingStats, pairing_report
 
 TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
-SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
 def read_games(path):
@@ -40,40 +41,32 @@ def read_games(path):
         yield tags
 
 
-def engine_score(tags, engine):
-    """The engine's score in one game, or None if it did not play or the
-    game has no result."""
-    res = SCORES.get(tags.get("Result"))
-    if res is None:
-        return None
-    if tags.get("White") == engine:
-        return res[0]
-    if tags.get("Black") == engine:
-        return res[1]
-    return None
-
-
 def collect(paths, engine):
-    """Return (scores of games in complete pairs, pentanomial counts,
-    list of (file, round, score) of unpaired games)."""
-    scores, penta, unpaired = [], [0] * 5, []
-    for path in paths:
+    """Feed the games of complete pairs into match.py's own bookkeeping
+    (``PairingStats``, engine = index 0, its opponents = index 1).
+
+    Returns (stats, opponent names, list of (file, round, result) of the
+    engine's games left out because their partner game is missing)."""
+    stats, opponents, unpaired = PairingStats(0, 1), set(), []
+    for fileno, path in enumerate(paths):
         by_pair = {}
         for tags in read_games(path):
-            s = engine_score(tags, engine)
-            rnd = tags.get("Round", "")
-            if s is None or not rnd.isdigit():
+            white, black = tags.get("White"), tags.get("Black")
+            rnd, result = tags.get("Round", ""), tags.get("Result")
+            if engine not in (white, black) or result not in RESULTS or not rnd.isdigit():
                 continue
-            r = int(rnd)
-            by_pair.setdefault((r + 1) // 2, []).append((r, s))
-        for pair, games in sorted(by_pair.items()):
+            opponents.add(black if white == engine else white)
+            res = {"white": 0 if white == engine else 1, "result": result,
+                   "reason": tags.get("Termination", "unknown"),
+                   "pair": (fileno, (int(rnd) + 1) // 2)}
+            by_pair.setdefault(res["pair"], []).append((int(rnd), res))
+        for _, games in sorted(by_pair.items()):
             if len(games) == 2:
-                a, b = sorted(games)
-                scores += [a[1], b[1]]
-                penta[ms.pair_index(a[1], b[1])] += 1
+                for _, res in sorted(games, key=lambda g: g[0]):
+                    stats.add(res)
             else:
-                unpaired += [(path, r, s) for r, s in games]
-    return scores, penta, unpaired
+                unpaired += [(path, r, res["result"]) for r, res in games]
+    return stats, sorted(opponents), unpaired
 
 
 def main(argv=None):
@@ -82,26 +75,16 @@ def main(argv=None):
     p.add_argument("pgn", nargs="+", help="PGN files written by tools/match.py")
     args = p.parse_args(argv)
 
-    scores, penta, unpaired = collect(args.pgn, args.engine)
-    w = sum(1 for s in scores if s == 1.0)
-    d = sum(1 for s in scores if s == 0.5)
-    l = len(scores) - w - d
-    if not scores:
+    stats, opponents, unpaired = collect(args.pgn, args.engine)
+    if stats.games == 0:
         print("no complete game pairs for %s" % args.engine)
         return 1
-    tri = ms.trinomial_stats(w, d, l)
-    pen = ms.pentanomial_stats(penta)
-    print("%s in %d file(s): %d games in %d complete pairs" % (
-        args.engine, len(args.pgn), len(scores), len(scores) // 2))
-    print("  Games %d: +%d =%d -%d  score %.1f/%d = %.1f%%" % (
-        len(scores), w, d, l, tri["points"], len(scores), 100.0 * tri["points"] / len(scores)))
-    print("  Elo (logistic, trinomial):   %+.1f +/- %.1f (95%%)  [%+.1f, %+.1f]" % (
-        tri["elo"], tri["elo_pm"], tri["elo_lo"], tri["elo_hi"]))
-    print("  Pentanomial [LL, LD, DD/WL, WD, WW]: %s  (%d pairs)" % (penta, sum(penta)))
-    print("  Elo (logistic, pentanomial): %+.1f +/- %.1f (95%%)  [%+.1f, %+.1f]" % (
-        pen["elo"], pen["elo_pm"], pen["elo_lo"], pen["elo_hi"]))
-    for path, r, s in unpaired:
-        print("  left out (partner game missing): %s round %d, score %s" % (path, r, s))
+    names = SimpleNamespace(names=[args.engine, " + ".join(opponents)])
+    print("%d file(s), %d games in %d complete pairs (Endings: PGN Termination tags)"
+          % (len(args.pgn), stats.games, sum(stats.penta)))
+    print("\n".join(pairing_report(names, stats)))
+    for path, r, result in unpaired:
+        print("  left out (partner game missing): %s round %d, %s" % (path, r, result))
     return 0
 
 

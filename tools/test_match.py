@@ -234,7 +234,6 @@ class TestParsing(unittest.TestCase):
         self.assertEqual(cfg["proto"], "uci")
 
 
-
 class TestPgnStats(unittest.TestCase):
     """tools/pgnstats.py: pairs rebuilt from Round tags, per file; a game
     without its partner is left out."""
@@ -255,10 +254,12 @@ class TestPgnStats(unittest.TestCase):
         a = self.write([(2, "y", "x", "0-1"), (1, "x", "y", "1/2-1/2"),
                         (3, "x", "y", "0-1")])               # round 3: no partner
         b = self.write([(1, "x", "y", "1-0"), (2, "y", "x", "1-0")])
-        scores, penta, unpaired = pgnstats.collect([a, b], "x")
-        self.assertEqual(sorted(scores), [0.0, 0.5, 1.0, 1.0])
-        self.assertEqual(penta, [0, 0, 1, 1, 0])  # (1,0) -> WL; (0.5,1) -> WD
-        self.assertEqual(unpaired, [(a, 3, 0.0)])
+        stats, opponents, unpaired = pgnstats.collect([a, b], "x")
+        self.assertEqual((stats.w, stats.d, stats.l), (2, 1, 1))
+        self.assertEqual(stats.penta, [0, 0, 1, 1, 0])  # (1,0) -> WL; (0.5,1) -> WD
+        self.assertEqual(opponents, ["y"])
+        self.assertEqual(unpaired, [(a, 3, "0-1")])
+
 
 @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
 class TestRealMatch(unittest.TestCase):
