@@ -5,7 +5,7 @@ mod common;
 use common::{random_positions, Rng};
 use std::collections::HashMap;
 use tetrad_simd::perft::parse_suite;
-use tetrad_simd::{legal_moves, Position};
+use tetrad_simd::{legal_moves, Move, MoveKind, Position};
 
 #[test]
 fn fen_round_trips() {
@@ -59,6 +59,29 @@ fn incremental_zobrist_matches_scratch() {
     for pos in random_positions(11, 300, 200) {
         assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.to_fen());
     }
+}
+
+/// The prefetch key is the child's key for every plain move and capture
+/// that changes no castling right and leaves no en-passant square; any raw
+/// move, legal or not, gives some key without panicking.
+#[test]
+fn key_after_guesses_the_child_key() {
+    let (mut exact, mut total) = (0, 0);
+    for pos in random_positions(13, 200, 150) {
+        for &m in legal_moves(&pos).as_slice() {
+            let child = pos.make_move(m);
+            total += 1;
+            let plain = m.kind() == MoveKind::Normal && child.castling() == pos.castling();
+            if plain {
+                assert_eq!(pos.key_after(m), child.key(), "{} {}", pos.to_fen(), m);
+                exact += 1;
+            }
+        }
+        for raw in (0..=u16::MAX).step_by(97) {
+            let _ = pos.key_after(Move::from_raw(raw));
+        }
+    }
+    assert!(exact * 10 > total * 8, "{exact} of {total} moves are plain");
 }
 
 #[test]

@@ -7,6 +7,7 @@ pub mod correction;
 mod prune;
 pub mod bench;
 pub mod history;
+mod hugepages;
 pub mod limits;
 pub mod movepick;
 pub mod params;

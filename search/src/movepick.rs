@@ -5,6 +5,7 @@
 use crate::history::{History, PieceTo};
 use crate::params::MVV;
 use crate::see::see_ge;
+use crate::tt::TranspositionTable;
 use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
@@ -28,6 +29,10 @@ pub struct PickContext<'a> {
     pub hist: &'a History,
     /// Continuation keys of the previous two plies.
     pub prev: &'a [PieceTo; 2],
+    /// The table: each capture's child bucket is prefetched as the captures
+    /// are generated, so the loads overlap while they are scored, vetted
+    /// (SEE) and searched in turn.
+    pub tt: &'a TranspositionTable,
 }
 
 /// The move lists of one node, kept by the thread per ply and reused: a
@@ -106,6 +111,7 @@ impl MovePicker {
     fn score_captures(&mut self, ctx: &PickContext) {
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
+            ctx.tt.prefetch(ctx.pos.key_after(m));
             let victim = match ctx.pos.piece_at(m.to()) {
                 Some(p) => MVV[p.kind().index()],
                 None => MVV[0] * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),

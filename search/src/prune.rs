@@ -43,7 +43,7 @@ impl Worker {
         let prev = [Default::default(); 2];
         let mut result = None;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, prev: &prev }) else { break };
+            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, prev: &prev, tt: &self.tt }) else { break };
             if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
                 continue;
             }

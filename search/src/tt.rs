@@ -109,6 +109,9 @@ pub fn max_table_mb() -> usize {
     total_kb.map_or(usize::MAX, |kb| (kb / 1024 / 2).max(1))
 }
 
+/// Size of a transparent huge page (x86-64 and most Linux targets).
+const HUGE_PAGE: usize = 2 << 20;
+
 /// Generations wrap at 32.
 const GEN_MASK: u8 = 31;
 
@@ -166,17 +169,25 @@ impl TranspositionTable {
     /// there: allocation failure on a huge Hash value must not abort).
     pub fn with_buckets(n: usize) -> TranspositionTable {
         let mut n = n.max(1);
-        // Three spare slots let the first bucket start on a cache line.
+        let slot = std::mem::size_of::<Slot>();
+        // Spare slots let the first bucket start on a boundary: a cache line,
+        // or a huge page for a table of at least one.
+        let align = |n: usize| if n * std::mem::size_of::<Bucket>() >= HUGE_PAGE { HUGE_PAGE } else { 64 };
         let slots = loop {
-            match bytemuck::try_zeroed_vec::<Slot>(ENTRIES_PER_BUCKET * n + 3) {
+            match bytemuck::try_zeroed_vec::<Slot>(ENTRIES_PER_BUCKET * n + align(n) / slot) {
                 Ok(v) => break v,
                 Err(()) if n > 1 => n /= 2,
-                Err(()) => break bytemuck::zeroed_vec(ENTRIES_PER_BUCKET + 3),
+                Err(()) => break bytemuck::zeroed_vec(ENTRIES_PER_BUCKET + 64 / slot),
             }
         };
-        let misalign = slots.as_ptr() as usize % 64;
-        let first = (64 - misalign) % 64 / std::mem::size_of::<Slot>();
-        TranspositionTable { slots, first, buckets: n, generation: AtomicU8::new(0) }
+        let align = align(n);
+        let first = (align - slots.as_ptr() as usize % align) % align / slot;
+        let mut tt = TranspositionTable { slots, first, buckets: n, generation: AtomicU8::new(0) };
+        if align == HUGE_PAGE {
+            let table = first..first + ENTRIES_PER_BUCKET * n;
+            crate::hugepages::advise(&mut tt.slots[table]);
+        }
+        tt
     }
 
     /// Size in MiB actually allocated.
@@ -307,6 +318,20 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.store(99, Move::NULL, 0, 0, -3, Bound::Upper, false);
         assert_eq!(tt.probe(99).unwrap().depth, -3);
+    }
+
+    /// Buckets start on a cache line, and on a huge page when the table
+    /// holds at least one (so every 2 MiB of it can be a single TLB entry).
+    #[test]
+    fn buckets_are_aligned() {
+        for (mb, align) in [(1, 64), (2, HUGE_PAGE), (5, HUGE_PAGE)] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.bucket(0).as_ptr() as usize % align, 0, "{mb} MiB");
+            assert_eq!(tt.bucket(u64::MAX).as_ptr() as usize % 64, 0);
+            assert!(!std::ptr::eq(tt.bucket(u64::MAX), &EMPTY_BUCKET));
+        }
+        let small = TranspositionTable::with_buckets(3);
+        assert_eq!(small.bucket(0).as_ptr() as usize % 64, 0);
     }
 
     /// Many threads hammer one bucket with entries whose fields are all

@@ -251,6 +251,25 @@ impl Position {
         self.key ^= ZOBRIST.piece[code as usize][sq.index()];
     }
 
+    /// The key the position will have after `m`, cheaply: exact for a plain
+    /// move or capture, a near guess for the rest (en passant captures,
+    /// castling, lost rights and promotions are left out). For prefetching
+    /// the child's table bucket while the move is still being weighed, not
+    /// for lookups.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let code = self.ccr.code(from) as usize;
+        let captured = self.ccr.code(to) as usize;
+        let z = &ZOBRIST;
+        // Row 0 (empty square) of the piece keys is zero: no branch for captures.
+        let mut key = self.key ^ z.side ^ z.piece[code][from.index()] ^ z.piece[code][to.index()] ^ z.piece[captured][to.index()];
+        if let Some(e) = self.ep {
+            key ^= z.ep[e.file() as usize];
+        }
+        key
+    }
+
     /// Plays a move and returns the new position. The move must be legal here.
     #[must_use]
     #[inline]
