@@ -103,11 +103,8 @@ impl NnueCache {
                 self.stats.refreshes += 1;
             }
             Some(from) => {
-                if from != ply {
-                    self.slots[ply].acc = self.slots[from].acc;
-                }
                 let old = self.slots[from].pieces;
-                self.apply_diff(ply, &old, &now);
+                self.apply_diff(from, ply, &old, &now);
                 self.stats.updates += 1;
                 self.stats.rows += 2 * best as u64;
             }
@@ -118,8 +115,9 @@ impl NnueCache {
         self.net.output(&slot.acc, stm, now.iter().map(|s| s.count_ones()).sum())
     }
 
-    /// Moves slot `ply`'s accumulator from the position `old` to `now`.
-    fn apply_diff(&mut self, ply: usize, old: &[u64; 12], now: &[u64; 12]) {
+    /// Slot `ply`'s accumulator: slot `from`'s (position `old`, `from` is
+    /// `ply` or the slot before it) moved to the position `now`.
+    fn apply_diff(&mut self, from: usize, ply: usize, old: &[u64; 12], now: &[u64; 12]) {
         let mut adds = [[0usize; MAX_DIFF as usize]; 2];
         let mut subs = [[0usize; MAX_DIFF as usize]; 2];
         let (mut na, mut ns) = (0, 0);
@@ -141,8 +139,20 @@ impl NnueCache {
                 ns += 1;
             }
         }
-        let acc = &mut self.slots[ply].acc;
-        super::kernels::update(&mut acc.v[0], &self.net.w1, &adds[0][..na], &subs[0][..ns]);
-        super::kernels::update(&mut acc.v[1], &self.net.w1, &adds[1][..na], &subs[1][..ns]);
+        // Parent to child reads one slot and writes the next: no copy first.
+        let w1 = &self.net.w1;
+        if from == ply {
+            let acc = &mut self.slots[ply].acc;
+            for p in 0..2 {
+                let src = acc.v[p];
+                super::kernels::update(&src, &mut acc.v[p], w1, &adds[p][..na], &subs[p][..ns]);
+            }
+        } else {
+            let (below, above) = self.slots.split_at_mut(ply);
+            let (src, dst) = (&below[from].acc, &mut above[0].acc);
+            for p in 0..2 {
+                super::kernels::update(&src.v[p], &mut dst.v[p], w1, &adds[p][..na], &subs[p][..ns]);
+            }
+        }
     }
 }

@@ -89,28 +89,22 @@ pub fn rows(code: u8, sq: usize) -> [usize; 2] {
 impl Network {
     /// Sums the first layer from scratch: bias plus one row per set bit.
     pub fn refresh(&self, bb: &Bitboards, acc: &mut Accumulator) {
-        let mut adds = [[0usize; 32]; 2];
+        // One row per piece; at most one piece a square.
+        let mut adds = [[0usize; 64]; 2];
         let mut n = 0;
-        acc.v[0] = self.b1;
-        acc.v[1] = self.b1;
         for code in PIECE_CODES {
             let mut set = bb.by_code[code as usize];
-            while set != 0 {
-                let sq = set.trailing_zeros() as usize;
+            while set != 0 && n < 64 {
+                let [w, b] = rows(code, set.trailing_zeros() as usize);
                 set &= set - 1;
-                let [w, b] = rows(code, sq);
                 adds[0][n] = w;
                 adds[1][n] = b;
                 n += 1;
-                if n == 32 {
-                    kernels::update(&mut acc.v[0], &self.w1, &adds[0][..n], &[]);
-                    kernels::update(&mut acc.v[1], &self.w1, &adds[1][..n], &[]);
-                    n = 0;
-                }
             }
         }
-        kernels::update(&mut acc.v[0], &self.w1, &adds[0][..n], &[]);
-        kernels::update(&mut acc.v[1], &self.w1, &adds[1][..n], &[]);
+        for (p, rows) in adds.iter().enumerate() {
+            kernels::update(&self.b1, &mut acc.v[p], &self.w1, &rows[..n], &[]);
+        }
     }
 
     /// The output in centipawns for the side to move, given its accumulator.

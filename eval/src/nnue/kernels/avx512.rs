@@ -18,10 +18,10 @@ fn load(s: &[i16]) -> __m512i {
 
 #[inline]
 #[target_feature(enable = "avx512bw")]
-fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
     let mut regs = [_mm512_setzero_si512(); CHUNKS];
     for (i, r) in regs.iter_mut().enumerate() {
-        *r = load(&acc[i * LANES..]);
+        *r = load(&src[i * LANES..]);
     }
     for &a in adds {
         let row = &w1[a..a + HIDDEN];
@@ -36,7 +36,7 @@ fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
         }
     }
     for (i, r) in regs.iter().enumerate() {
-        let out = &mut acc[i * LANES..(i + 1) * LANES];
+        let out = &mut dst[i * LANES..(i + 1) * LANES];
         // SAFETY: `out` holds exactly 32 `i16` (64 bytes); storeu has no alignment need.
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), *r) };
     }
@@ -61,9 +61,9 @@ fn screlu_dot(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
 #[cfg(target_feature = "avx512bw")]
 #[allow(dead_code)]
 #[inline(always)]
-pub(crate) fn update_static(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub(crate) fn update_static(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
     // SAFETY: this build targets AVX-512 BW (`cfg(target_feature = "avx512bw")`).
-    unsafe { update(acc, w1, adds, subs) }
+    unsafe { update(src, dst, w1, adds, subs) }
 }
 
 /// The dispatched output kernel on AVX-512 builds.
@@ -75,9 +75,9 @@ pub(crate) fn screlu_dot_static(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
     unsafe { screlu_dot(a, w) }
 }
 
-fn update_checked(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+fn update_checked(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
     // SAFETY: only handed out by `kernels` after the CPU check.
-    unsafe { update(acc, w1, adds, subs) }
+    unsafe { update(src, dst, w1, adds, subs) }
 }
 
 fn dot_checked(a: &[i16; HIDDEN], w: &[i16]) -> i32 {

@@ -2,8 +2,9 @@
 //!
 //! Two operations, each in four versions that must agree bit for bit:
 //!
-//! - [`update`]: add and subtract weight rows into one perspective's
-//!   accumulator (wrapping `i16` lanes, as the hardware adds them);
+//! - [`update`]: one perspective's accumulator from another (its parent's,
+//!   or itself before the change) plus and minus weight rows (wrapping `i16`
+//!   lanes, as the hardware adds them), so a child never copies first;
 //! - [`screlu_dot`]: `Σ clamp(a, 0, QA)² · w` over one perspective, with the
 //!   product `clamp(a)·w` taken in 16 bits first (exact for |w| ≤ 128) and
 //!   then multiplied by `clamp(a)` in 32 bits (`pmaddwd`); all sums wrap.
@@ -28,8 +29,8 @@ pub mod avx512;
 
 use super::HIDDEN;
 
-/// Adds rows `adds` and subtracts rows `subs` (offsets into `w1`) to `acc`.
-pub type UpdateFn = fn(&mut [i16; HIDDEN], &[i16], &[usize], &[usize]);
+/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`).
+pub type UpdateFn = fn(&[i16; HIDDEN], &mut [i16; HIDDEN], &[i16], &[usize], &[usize]);
 /// `Σ screlu(a)·w` over one perspective.
 pub type DotFn = fn(&[i16; HIDDEN], &[i16]) -> i32;
 
@@ -46,18 +47,18 @@ pub struct Kernels {
 
 /// Row updates with the best kernel of this build.
 #[inline(always)]
-pub fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
     {
-        avx512::update_static(acc, w1, adds, subs)
+        avx512::update_static(src, dst, w1, adds, subs)
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
     {
-        avx2::update_static(acc, w1, adds, subs)
+        avx2::update_static(src, dst, w1, adds, subs)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        portable::update(acc, w1, adds, subs)
+        portable::update(src, dst, w1, adds, subs)
     }
 }
 
@@ -131,12 +132,13 @@ mod tests {
             let adds: Vec<usize> = (0..n_add).map(|_| (rng.next() % INPUTS as u64) as usize * HIDDEN).collect();
             let subs: Vec<usize> = (0..n_sub).map(|_| (rng.next() % INPUTS as u64) as usize * HIDDEN).collect();
             let w: Vec<i16> = (0..HIDDEN).map(|_| (rng.next() % 257) as i16 - 128).collect();
-            let mut want = acc;
-            scalar::update(&mut want, &w1, &adds, &subs);
+            let mut want = [0x5555; HIDDEN];
+            scalar::update(&acc, &mut want, &w1, &adds, &subs);
             let dot = scalar::screlu_dot(&acc, &w);
             for k in &kernels {
-                let mut got = acc;
-                (k.update)(&mut got, &w1, &adds, &subs);
+                // The destination starts as garbage: every lane must be written.
+                let mut got = [round as i16; HIDDEN];
+                (k.update)(&acc, &mut got, &w1, &adds, &subs);
                 assert_eq!(got, want, "update: kernel {}", k.name);
                 assert_eq!((k.screlu_dot)(&acc, &w), dot, "screlu_dot: kernel {}", k.name);
             }

@@ -12,11 +12,11 @@ fn load(s: &[i16]) -> i16x16 {
     i16x16::from(a)
 }
 
-/// Adds rows `adds` and subtracts rows `subs` (offsets into `w1`).
-pub fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`).
+pub fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
     let mut regs = [i16x16::ZERO; CHUNKS];
     for (i, r) in regs.iter_mut().enumerate() {
-        *r = load(&acc[i * LANES..]);
+        *r = load(&src[i * LANES..]);
     }
     for &a in adds {
         let row = &w1[a..a + HIDDEN];
@@ -31,7 +31,7 @@ pub fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize
         }
     }
     for (i, r) in regs.iter().enumerate() {
-        acc[i * LANES..(i + 1) * LANES].copy_from_slice(&r.to_array());
+        dst[i * LANES..(i + 1) * LANES].copy_from_slice(&r.to_array());
     }
 }
 

@@ -2,8 +2,10 @@
 
 use crate::nnue::{HIDDEN, QA};
 
-/// Adds rows `adds` and subtracts rows `subs` (offsets into `w1`).
-pub fn update(acc: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`).
+pub fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+    *dst = *src;
+    let acc = dst;
     for &a in adds {
         for (v, w) in acc.iter_mut().zip(&w1[a..a + HIDDEN]) {
             *v = v.wrapping_add(*w);
