@@ -270,9 +270,6 @@ impl Worker {
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
             }
-            // Fetch the child's bucket now: pruning and extension decisions hide its latency.
-            let key_guess = pos.key_after(m);
-            self.tt.prefetch(key_guess);
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
@@ -327,9 +324,7 @@ impl Worker {
                 self.report_currmove(pos, depth, m, moves_searched + 1);
             }
             let nodes_before = self.nodes;
-            if child.key() != key_guess {
-                self.tt.prefetch(child.key());
-            }
+            self.tt.prefetch(child.key());
             let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
@@ -522,8 +517,6 @@ impl Worker {
                 break;
             };
             moves += 1;
-            let key_guess = pos.key_after(m);
-            self.tt.prefetch(key_guess);
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
                 if m.promo().is_none() && static_eval + capture_value(pos, m) + DELTA_MARGIN <= alpha {
@@ -535,9 +528,7 @@ impl Worker {
                 }
             }
             let child = pos.make_move(m);
-            if child.key() != key_guess {
-                self.tt.prefetch(child.key());
-            }
+            self.tt.prefetch(child.key());
             self.keys.push(pos.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();

@@ -29,9 +29,10 @@ pub struct PickContext<'a> {
     pub hist: &'a History,
     /// Continuation keys of the previous two plies.
     pub prev: &'a [PieceTo; 2],
-    /// The table: each capture's child bucket is prefetched as the captures
-    /// are generated, so the loads overlap while they are scored, vetted
-    /// (SEE) and searched in turn.
+    /// The table: every generated move's child bucket is prefetched as its
+    /// stage's moves are scored (the hash move's when it is vetted), so the
+    /// loads overlap while the moves are sorted, vetted (SEE), weighed by
+    /// the search and searched in turn.
     pub tt: &'a TranspositionTable,
 }
 
@@ -129,6 +130,7 @@ impl MovePicker {
         let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.prev);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
+            ctx.tt.prefetch(ctx.pos.key_after(m));
             self.buf.scores[i] = if m == self.killers[0] {
                 1 << 30
             } else if m == self.killers[1] {
@@ -169,6 +171,7 @@ impl MovePicker {
                     if is_legal_in(ctx.pos, ctx.view, self.tt_move)
                         && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
                     {
+                        ctx.tt.prefetch(ctx.pos.key_after(self.tt_move));
                         return Some(self.tt_move);
                     }
                     self.tt_move = Move::NULL;
