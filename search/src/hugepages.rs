@@ -1,9 +1,9 @@
 //! Transparent huge pages for the transposition table.
 //!
-//! Every probe lands on a random bucket, so with 4 KiB pages nearly every
-//! probe (and the prefetch before it) also misses the TLB and walks the page
-//! tables. Backed by 2 MiB pages, a 16 MiB table needs 8 TLB entries instead
-//! of 4096. Linux grants huge pages to ordinary allocations only when the
+//! Every probe lands on a random bucket, so with 4 KiB pages a probe (and
+//! the prefetch before it) often misses the TLB and walks the page tables;
+//! in the profile the prefetch itself stalled. Backed by 2 MiB pages, a
+//! 16 MiB table needs 8 TLB entries instead of 4096. Linux grants huge pages to ordinary allocations only when the
 //! system setting is `always`; under the common `madvise` setting the program
 //! has to ask, as Stockfish and Ethereal do. Elsewhere this does nothing.
 

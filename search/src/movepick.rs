@@ -36,6 +36,14 @@ pub struct PickContext<'a> {
     pub tt: &'a TranspositionTable,
 }
 
+impl PickContext<'_> {
+    /// Starts loading the table bucket of the position after `m`.
+    #[inline(always)]
+    fn prefetch_child(&self, m: Move) {
+        self.tt.prefetch(self.pos.key_after(m));
+    }
+}
+
 /// The move lists of one node, kept by the thread per ply and reused: a
 /// fresh set would be 2.5 KiB to zero at every node.
 #[derive(Clone)]
@@ -112,7 +120,7 @@ impl MovePicker {
     fn score_captures(&mut self, ctx: &PickContext) {
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
-            ctx.tt.prefetch(ctx.pos.key_after(m));
+            ctx.prefetch_child(m);
             let victim = match ctx.pos.piece_at(m.to()) {
                 Some(p) => MVV[p.kind().index()],
                 None => MVV[0] * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
@@ -130,7 +138,7 @@ impl MovePicker {
         let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.prev);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
-            ctx.tt.prefetch(ctx.pos.key_after(m));
+            ctx.prefetch_child(m);
             self.buf.scores[i] = if m == self.killers[0] {
                 1 << 30
             } else if m == self.killers[1] {
@@ -171,7 +179,7 @@ impl MovePicker {
                     if is_legal_in(ctx.pos, ctx.view, self.tt_move)
                         && (!self.captures_only || is_noisy(ctx.pos, self.tt_move))
                     {
-                        ctx.tt.prefetch(ctx.pos.key_after(self.tt_move));
+                        ctx.prefetch_child(self.tt_move);
                         return Some(self.tt_move);
                     }
                     self.tt_move = Move::NULL;

@@ -94,7 +94,8 @@ static EMPTY_BUCKET: Bucket = [const { [AtomicU64::new(0), AtomicU64::new(0)] };
 pub struct TranspositionTable {
     /// The entries, from a plain zeroed allocation (so that the allocator's
     /// `calloc` can hand out fresh, lazily zeroed pages); buckets start at
-    /// `first`, the first slot on a 64-byte boundary.
+    /// `first`, the first slot on a 64-byte boundary (on a 2 MiB one for a
+    /// table of at least 2 MiB, advised for huge pages).
     slots: Vec<Slot>,
     first: usize,
     buckets: usize,
@@ -172,15 +173,15 @@ impl TranspositionTable {
         let slot = std::mem::size_of::<Slot>();
         // Spare slots let the first bucket start on a boundary: a cache line,
         // or a huge page for a table of at least one.
-        let align = |n: usize| if n * std::mem::size_of::<Bucket>() >= HUGE_PAGE { HUGE_PAGE } else { 64 };
+        let boundary = |n: usize| if n * std::mem::size_of::<Bucket>() >= HUGE_PAGE { HUGE_PAGE } else { 64 };
         let slots = loop {
-            match bytemuck::try_zeroed_vec::<Slot>(ENTRIES_PER_BUCKET * n + align(n) / slot) {
+            match bytemuck::try_zeroed_vec::<Slot>(ENTRIES_PER_BUCKET * n + boundary(n) / slot) {
                 Ok(v) => break v,
                 Err(()) if n > 1 => n /= 2,
                 Err(()) => break bytemuck::zeroed_vec(ENTRIES_PER_BUCKET + 64 / slot),
             }
         };
-        let align = align(n);
+        let align = boundary(n);
         let first = (align - slots.as_ptr() as usize % align) % align / slot;
         let mut tt = TranspositionTable { slots, first, buckets: n, generation: AtomicU8::new(0) };
         if align == HUGE_PAGE {
