@@ -136,6 +136,14 @@ pub struct DatagenArgs {
     /// Random legal plies played after the book position.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Percentage of games that start from a random walk of 8 or 9 plies out
+    /// of the start position (kept when a search finds it balanced) instead of the book.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub walks: u8,
+    /// Make only shards A to B − 1 of the run (`A..B`), so several machines
+    /// can share one run by taking disjoint ranges.
+    #[arg(long, value_parser = parse_range)]
+    pub shards: Option<std::ops::Range<usize>>,
     /// Games per shard (`--format bin`).
     #[arg(long, default_value_t = 250)]
     pub shard_games: usize,
@@ -149,4 +157,15 @@ pub struct DatagenArgs {
     /// Evaluation of the players (default: the engine's default).
     #[arg(long, value_enum)]
     pub eval: Option<EvalChoice>,
+}
+
+/// Parses `A..B` (B > A) into a range.
+pub fn parse_range(s: &str) -> Result<std::ops::Range<usize>, String> {
+    let (a, b) = s.split_once("..").ok_or_else(|| format!("expected A..B, got '{s}'"))?;
+    let a: usize = a.trim().parse().map_err(|_| format!("bad start '{a}' in '{s}'"))?;
+    let b: usize = b.trim().parse().map_err(|_| format!("bad end '{b}' in '{s}'"))?;
+    if b <= a {
+        return Err(format!("empty range '{s}': the end must be above the start"));
+    }
+    Ok(a..b)
 }

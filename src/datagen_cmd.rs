@@ -1,29 +1,35 @@
 //! `tetrad datagen`: labelled positions from self-play, for `train` and `tune`.
 //!
-//! Each game starts from a book position (picked by the seed) plus a few
-//! random legal plies, then Tetrad plays itself at a fixed node budget per
-//! move (one thread, its own small table, histories cleared). Games whose
-//! start is already lopsided are dropped; long games are adjudicated (a clear
-//! win held for four plies, a dead draw for ten). Quiet positions — not in
-//! check, best move quiet, no capture winning material by SEE, no mate score —
-//! are recorded with the search score and, once the game ends, its result.
+//! Each game starts from a random walk out of the start position (8 or 9
+//! plies, kept when a search finds it balanced; `--walks`% of the games) or
+//! from a book position plus a few random legal plies, then Tetrad plays
+//! itself at a fixed node budget per move (one thread, its own small table,
+//! histories cleared). Games whose start is already lopsided are dropped;
+//! long games are adjudicated (a clear win held for four plies, a dead draw
+//! for ten). Quiet positions — not in check, best move quiet, no capture
+//! winning material by SEE, no mate score — are recorded with the search
+//! score in the network's own units (the search-time scaling undone) and,
+//! once the game ends, its result.
 //!
-//! Game `g` depends only on (seed, g, nodes, book, random plies), so the
-//! output depends only on the arguments, never on the thread count. The
-//! binary format writes games `[k·G, (k+1)·G)` to shard `k`; `--resume`
-//! makes only the shards that are missing.
+//! Game `g` depends only on (seed, g, nodes, book, random plies, walks, the
+//! network), so the output depends only on the arguments, never on the
+//! thread count. The binary format writes games `[k·G, (k+1)·G)` to shard
+//! `k`; `--resume` makes only the shards that are missing, and `--shards
+//! A..B` only shards A to B − 1, so machines given disjoint ranges of one
+//! run make one data set between them.
 
 use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
-use tetrad_eval::EvalConfig;
+use crate::openings::{self, BalanceCheck, Rng};
 use rayon::prelude::*;
+use tetrad_eval::EvalConfig;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::dataset::{self, GameResult, Record};
 use tetrad_search::see::see_ge;
-use tetrad_search::worker::{SearchJob, SearchShared, Worker};
-use tetrad_search::{Limits, TranspositionTable, MATE_IN_MAX};
+use tetrad_search::worker::Worker;
+use tetrad_search::{TranspositionTable, MATE_IN_MAX};
 use tetrad_simd::{ccr_to_bitboards, generate, in_check, legal_moves, Color, GenType, MoveList, Position};
 
 /// A game's start more lopsided than this (cp, first search) is not played.
@@ -37,24 +43,17 @@ const DRAW_SCORE: i32 = 8;
 const DRAW_MIN_PLY: usize = 80;
 /// Games longer than this are drawn.
 const MAX_PLIES: usize = 600;
+/// A random-walk opening is this many plies from the start position, or one more.
+const WALK_PLIES: usize = 8;
+/// A random walk is kept when its check search scores within ±this (cp).
+const WALK_WINDOW: i32 = 150;
+/// Walks tried for one game before it is left unplayed.
+const WALK_ATTEMPTS: usize = 32;
+/// Table size of each player thread, MiB.
+const TABLE_MB: usize = 4;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// A finished game: its recorded positions with White-view scores, and the result.
+/// A finished game: its recorded positions with White-view scores (in the
+/// network's units: see [`EvalConfig::network_units`]), and the result.
 struct Game {
     positions: Vec<(Position, i32)>,
     result: GameResult,
@@ -69,8 +68,8 @@ fn has_winning_capture(pos: &Position) -> bool {
 }
 
 /// Plays one game from `start` at `nodes` per move.
-fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker) -> Game {
-    let tt = Arc::new(TranspositionTable::new(4));
+fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker, tt: &Arc<TranspositionTable>) -> Game {
+    tt.clear();
     worker.clear();
     let mut pos = start;
     let mut history: Vec<u64> = Vec::new();
@@ -88,24 +87,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
         if pos.halfmove_clock() >= 100 || reps >= 2 || history.len() > MAX_PLIES {
             break GameResult::Draw;
         }
-        let job = SearchJob {
-            root: pos,
-            history: history.clone(),
-            limits: Limits { nodes: Some(nodes), ..Default::default() },
-            start: Instant::now(),
-            overhead_ms: 0,
-            multipv: 1,
-            tt: Arc::clone(&tt),
-            shared: Arc::new(SearchShared::new(1)),
-            print_info: false,
-            eval: eval.clone(),
-            chess960: false,
-            tb: Default::default(),
-            show_wdl: false,
-            skill: Default::default(),
-        };
-        tt.new_search();
-        let r = worker.search(&job);
+        let r = openings::search_move(&pos, history.clone(), nodes, eval, false, worker, tt);
         if history.is_empty() && r.score.abs() > MAX_OPENING_SCORE {
             return Game { positions: Vec::new(), result: GameResult::Draw };
         }
@@ -120,7 +102,8 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
         }
         let quiet_best = !pos.is_capture(r.best) && r.best.promo().is_none();
         if !in_check(&pos) && quiet_best && r.score.abs() < MATE_IN_MAX && !has_winning_capture(&pos) {
-            positions.push((pos, white_score));
+            let units = eval.network_units(white_score, &pos);
+            positions.push((pos, units));
         }
         history.push(pos.key());
         pos = pos.make_move(r.best);
@@ -128,30 +111,29 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
     Game { positions, result }
 }
 
-/// The start of game `g`: a book position and `random_plies` random legal moves.
-fn game_start(args: &DatagenArgs, book: &[String], g: usize) -> Option<Position> {
-    let mut rng = Rng(args.seed ^ (g as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-    let fen = &book[rng.below(book.len())];
-    let mut pos = Position::from_fen(fen.split(';').next().unwrap_or("")).ok()?;
-    for _ in 0..args.random_plies {
-        let moves = legal_moves(&pos);
-        if moves.is_empty() {
-            return None;
-        }
-        pos = pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+/// The start of game `g`: with probability `--walks`%, a random walk of
+/// 8 or 9 plies from the start position that a search of `--nodes` finds
+/// balanced; otherwise a book position and `--random-plies` random plies.
+fn game_start(args: &DatagenArgs, book: &[Position], g: usize, check: &BalanceCheck, worker: &mut Worker, tt: &Arc<TranspositionTable>) -> Option<Position> {
+    let mut rng = Rng::for_item(args.seed, g as u64);
+    if args.walks > 0 && rng.below(100) < args.walks as usize {
+        let plies = WALK_PLIES + rng.below(2);
+        return openings::balanced_walk(&Position::startpos(), plies, &mut rng, check, worker, tt).map(|(p, _)| p);
     }
-    Some(pos)
+    let base = book[rng.below(book.len())];
+    openings::random_walk(base, args.random_plies, &mut rng)
 }
 
 /// Plays games `range` on the rayon pool; results in game order.
-fn play_range(args: &DatagenArgs, book: &[String], range: std::ops::Range<usize>) -> Vec<Game> {
+fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
     let eval = EvalChoice::config(args.eval);
+    let check = BalanceCheck { nodes: args.nodes, window: WALK_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
     range
         .into_par_iter()
         .map_init(
-            || Worker::new(0),
-            |worker, g| match game_start(args, book, g) {
-                Some(pos) => play_game(pos, args.nodes, &eval, worker),
+            || (Worker::new(0), Arc::new(TranspositionTable::new(TABLE_MB))),
+            |(worker, tt), g| match game_start(args, book, g, &check, worker, tt) {
+                Some(pos) => play_game(pos, args.nodes, &eval, worker, tt),
                 None => Game { positions: Vec::new(), result: GameResult::Draw },
             },
         )
@@ -168,12 +150,18 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// which runs made before the network existed used).
 fn manifest(args: &DatagenArgs, book_text: &str) -> String {
     let kind = EvalChoice::config(args.eval).kind;
-    let eval = if kind == tetrad_eval::EvalKind::Hce { String::new() } else { format!("eval {}\n", kind.name()) };
+    let cfg = EvalChoice::config(args.eval);
+    let eval = if kind == tetrad_eval::EvalKind::Hce {
+        String::new()
+    } else {
+        format!("eval {}\nnet-fnv {:016x}\n", kind.name(), fnv(&cfg.net.to_bytes()))
+    };
     format!(
-        "tetrad datagen v1\nseed {}\nnodes {}\nrandom-plies {}\nshard-games {}\nbook-fnv {:016x}\n{eval}",
+        "tetrad datagen v2\nscores network\nseed {}\nnodes {}\nrandom-plies {}\nwalks {}\nshard-games {}\nbook-fnv {:016x}\n{eval}",
         args.seed,
         args.nodes,
         args.random_plies,
+        args.walks,
         args.shard_games,
         fnv(book_text.as_bytes()),
     )
@@ -199,7 +187,7 @@ fn shard_games(path: &Path) -> Option<u32> {
     (&head[..8] == dataset::MAGIC).then(|| u32::from_le_bytes([head[12], head[13], head[14], head[15]]))
 }
 
-fn run_bin(args: &DatagenArgs, book: &[String], book_text: &str, threads: usize) -> i32 {
+fn run_bin(args: &DatagenArgs, book: &[Position], book_text: &str, threads: usize) -> i32 {
     let dir = Path::new(&args.out);
     if let Err(e) = std::fs::create_dir_all(dir) {
         errln!("error: cannot create {}: {e}", dir.display());
@@ -226,7 +214,11 @@ fn run_bin(args: &DatagenArgs, book: &[String], book_text: &str, threads: usize)
     }
     let g = args.shard_games.max(1);
     let shards = args.games.div_ceil(g);
-    let todo: Vec<usize> = (0..shards)
+    let range = match &args.shards {
+        Some(r) => r.start.min(shards)..r.end.min(shards),
+        None => 0..shards,
+    };
+    let todo: Vec<usize> = range
         .filter(|&k| {
             let expected = ((k + 1) * g).min(args.games) - k * g;
             shard_games(&dataset::shard_path(dir, k)) != Some(expected as u32)
@@ -261,7 +253,7 @@ fn run_bin(args: &DatagenArgs, book: &[String], book_text: &str, threads: usize)
     0
 }
 
-fn run_epd(args: &DatagenArgs, book: &[String], threads: usize) -> i32 {
+fn run_epd(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
     let mut out = match std::fs::File::create(&args.out) {
         Ok(f) => std::io::BufWriter::new(f),
         Err(e) => {
@@ -307,7 +299,7 @@ pub fn run(args: &DatagenArgs) -> i32 {
         },
         None => tetrad_simd::STARTPOS_FEN.to_string(),
     };
-    let book: Vec<String> = book_text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect();
+    let book = openings::parse_book(&book_text);
     if book.is_empty() {
         errln!("error: the book has no positions");
         return 2;
@@ -318,6 +310,10 @@ pub fn run(args: &DatagenArgs) -> i32 {
     let threads = rayon::current_num_threads();
     match args.format {
         DataFormat::Bin => run_bin(args, &book, &book_text, threads),
+        DataFormat::Epd if args.shards.is_some() => {
+            errln!("error: --shards needs --format bin (shards are its files)");
+            2
+        }
         DataFormat::Epd => run_epd(args, &book, threads),
     }
 }

@@ -7,6 +7,7 @@ mod cli;
 mod cpu;
 mod datagen_cmd;
 mod eval_cmd;
+mod openings;
 mod options;
 mod parse;
 mod perft_cmd;

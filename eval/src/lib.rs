@@ -77,6 +77,22 @@ pub struct EvalConfig {
     pub net: Arc<Network>,
 }
 
+impl EvalConfig {
+    /// A score of the search at `pos` turned back into the evaluation's own
+    /// units: for the network, the search-time scaling ([`nnue::SEARCH_PCT`])
+    /// and the fifty-move decay at `pos` undone, so training data teaches the
+    /// network its own scale (the hand-written evaluation's scores are its own).
+    pub fn network_units(&self, score: i32, pos: &Position) -> i32 {
+        match self.kind {
+            EvalKind::Hce => score,
+            EvalKind::Nnue => {
+                let decay = 200 - pos.halfmove_clock().min(100) as i64;
+                (score as i64 * 100 * 200 / (nnue::SEARCH_PCT as i64 * decay)) as i32
+            }
+        }
+    }
+}
+
 impl Default for EvalConfig {
     fn default() -> Self {
         EvalConfig { kind: EvalKind::DEFAULT, net: Arc::clone(nnue::default_network()) }
