@@ -43,6 +43,8 @@ pub enum Command {
     Tune(crate::tune_cmd::TuneArgs),
     /// Train the evaluation network on `datagen` shards.
     Train(crate::train_cmd::TrainArgs),
+    /// Show what a network file holds; write a copy with another header.
+    Net(crate::net_cmd::NetArgs),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` shards.
     WdlFit(crate::wdl_cmd::WdlFitArgs),
 }

@@ -16,7 +16,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub net: Option<std::path::PathBuf>,
     /// Instead of one position: compare the scales of both evaluations over
-    /// an EPD/FEN file and print the `nnue::SEARCH_PCT` that would match them.
+    /// an EPD/FEN file and print the search percentage that would match them.
     #[arg(long, value_name = "EPD")]
     pub compare: Option<std::path::PathBuf>,
 }
@@ -56,8 +56,12 @@ fn compare(path: &std::path::Path, net: &tetrad_eval::nnue::Network) -> i32 {
         errln!("error: no usable positions in {}", path.display());
         return 2;
     }
-    let pct = tetrad_eval::nnue::SEARCH_PCT * h / n;
-    outln!("{count} positions: median |score| hand-written {h} cp, network {n} cp (at SEARCH_PCT {}); matching SEARCH_PCT {pct}", tetrad_eval::nnue::SEARCH_PCT);
+    let pct = net.search_pct * h / n;
+    outln!(
+        "{count} positions: median |score| hand-written {h} cp, network {n} cp (at its search percentage {}; {} cp in its own units); matching search percentage {pct}",
+        net.search_pct,
+        n * 100 / net.search_pct.max(1)
+    );
     0
 }
 

@@ -7,6 +7,7 @@ mod cli;
 mod cpu;
 mod datagen_cmd;
 mod eval_cmd;
+mod net_cmd;
 mod openings;
 mod options;
 mod parse;
@@ -41,6 +42,7 @@ fn run() -> i32 {
         cli::Command::Eval(a) => eval_cmd::run(&a),
         cli::Command::Tune(a) => tune_cmd::run(&a),
         cli::Command::Train(a) => train_cmd::run(&a),
+        cli::Command::Net(a) => net_cmd::run(&a),
         cli::Command::WdlFit(a) => wdl_cmd::run(&a),
     };
     code

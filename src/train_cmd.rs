@@ -39,6 +39,28 @@ pub struct TrainArgs {
     /// the network compiled in); the optimiser starts fresh.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
+    /// First-layer width (a multiple of 128; default: the `--init` network's,
+    /// or 256). Wider than the `--init` network grows it: its neurons are
+    /// kept, the new ones start with zero output weights.
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// King buckets: `none`, `4` (mirrored: a1-b1, c1-d1, rank 2, the rest),
+    /// or 32 bucket digits for files a-d, rank 1 first, mirrored (default: the
+    /// `--init` network's, or none). An `--init` network without buckets is
+    /// copied into every bucket.
+    #[arg(long, value_parser = tetrad_eval::nnue::KingBuckets::parse)]
+    pub king_buckets: Option<tetrad_eval::nnue::KingBuckets>,
+    /// Centipawns per output unit of a network trained from scratch (the
+    /// target is sigmoid(score / scale)); with `--init`, the network's own.
+    #[arg(long, default_value_t = tetrad_eval::nnue::file::DEFAULT_SCALE)]
+    pub scale: i32,
+    /// Percentage of the network's centipawns the search sees, written into
+    /// the file (default: the `--init` network's, or 73).
+    #[arg(long)]
+    pub search_pct: Option<i32>,
+    /// Text stored in the network file's header (64 bytes at most).
+    #[arg(long)]
+    pub description: Option<String>,
     /// Go on from `OUT.ckpt` (same data and arguments).
     #[arg(long)]
     pub resume: bool,
@@ -77,22 +99,16 @@ pub fn run(args: &TrainArgs) -> i32 {
                 return 2;
             }
         }
-    } else if let Some(path) = &args.init {
-        let net = if path.as_os_str() == "builtin" {
-            Ok(tetrad_eval::nnue::default_network().as_ref().clone())
-        } else {
-            tetrad_eval::nnue::Network::load(path)
-        };
-        match net {
-            Ok(net) => Checkpoint { model: Model::from_network(&net), ..Checkpoint::new(args.seed) },
+    } else {
+        match start_model(args) {
+            Ok(model) => Checkpoint::from_model(model),
             Err(e) => {
-                errln!("error: cannot start from {}: {e}", path.display());
+                errln!("error: {e}");
                 return 2;
             }
         }
-    } else {
-        Checkpoint::new(args.seed)
     };
+    errln!("network {} (output scale {}, search {}%)", ckpt.model.arch.describe(), ckpt.model.scale, ckpt.model.search_pct);
     let t0 = Instant::now();
     let data = match train::load_data(&args.data) {
         Ok(d) => d,
@@ -133,7 +149,11 @@ pub fn run(args: &TrainArgs) -> i32 {
                 r.lr,
                 r.pos_per_sec
             );
-            let bytes = ckpt.model.quantise().to_bytes();
+            let mut net = ckpt.model.quantise();
+            net.description = args.description.clone().unwrap_or_else(|| {
+                format!("tetrad train {}: {} epochs on {} positions", env!("CARGO_PKG_VERSION"), r.epoch, data.train.len())
+            });
+            let bytes = net.to_bytes();
             if let Err(e) = std::fs::write(&args.out, bytes).and_then(|_| save_checkpoint(&ckpt_path, ckpt)) {
                 failed = Some(e.to_string());
             }
@@ -145,4 +165,44 @@ pub fn run(args: &TrainArgs) -> i32 {
     }
     outln!("network written to {} ({:.0} s)", args.out.display(), t0.elapsed().as_secs_f64());
     0
+}
+
+/// The weights a run starts from: `--init`'s network (grown to `--hidden`
+/// and `--king-buckets` where they ask for more), or seeded random ones.
+fn start_model(args: &TrainArgs) -> Result<Model, String> {
+    use tetrad_eval::nnue::{Arch, KingBuckets, Network};
+    let mut model = match &args.init {
+        Some(path) => {
+            let net = if path.as_os_str() == "builtin" {
+                Ok(tetrad_eval::nnue::default_network().as_ref().clone())
+            } else {
+                Network::load(path)
+            };
+            let net = net.map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
+            let model = Model::from_network(&net);
+            let arch = Arch { hidden: args.hidden.unwrap_or(model.arch.hidden), kings: args.king_buckets.unwrap_or(model.arch.kings) };
+            if arch == model.arch {
+                model
+            } else {
+                model.grow(arch, args.seed)?
+            }
+        }
+        None => {
+            let arch = Arch { hidden: args.hidden.unwrap_or(256), kings: args.king_buckets.unwrap_or(KingBuckets::NONE) };
+            arch.check()?;
+            if !(1..=100_000).contains(&args.scale) {
+                return Err(format!("--scale {} out of range", args.scale));
+            }
+            let mut m = Model::random(arch, args.seed);
+            m.scale = args.scale;
+            m
+        }
+    };
+    if let Some(pct) = args.search_pct {
+        if !(1..=1000).contains(&pct) {
+            return Err(format!("--search-pct {pct} out of range"));
+        }
+        model.search_pct = pct;
+    }
+    Ok(model)
 }

@@ -37,6 +37,6 @@ fn eval_compare_reports_a_matching_scale() {
     std::fs::write(&file, fens.join("\n")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_tetrad")).args(["eval", "--compare"]).arg(&file).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.starts_with("2 positions") && text.contains("matching SEARCH_PCT"), "{text}");
+    assert!(out.status.success() && text.starts_with("2 positions") && text.contains("matching search percentage"), "{text}");
     let _ = std::fs::remove_file(&file);
 }

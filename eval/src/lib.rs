@@ -79,15 +79,16 @@ pub struct EvalConfig {
 
 impl EvalConfig {
     /// A score of the search at `pos` turned back into the evaluation's own
-    /// units: for the network, the search-time scaling ([`nnue::SEARCH_PCT`])
-    /// and the fifty-move decay at `pos` undone, so training data teaches the
-    /// network its own scale (the hand-written evaluation's scores are its own).
+    /// units: for the network, the search-time share (its file's search
+    /// percentage) and the fifty-move decay at `pos` undone, so training data
+    /// teaches the network its own scale (the hand-written evaluation's
+    /// scores are its own).
     pub fn network_units(&self, score: i32, pos: &Position) -> i32 {
         match self.kind {
             EvalKind::Hce => score,
             EvalKind::Nnue => {
                 let decay = 200 - pos.halfmove_clock().min(100) as i64;
-                (score as i64 * 100 * 200 / (nnue::SEARCH_PCT as i64 * decay)) as i32
+                (score as i64 * 100 * 200 / (self.net.search_pct.max(1) as i64 * decay)) as i32
             }
         }
     }
@@ -179,7 +180,8 @@ impl Evaluator {
         if endgame::insufficient_material(bb) {
             return 0;
         }
-        nnue_finish(self.nnue.evaluate(bb, pos.side_to_move(), ply), pos)
+        let net = self.nnue.network().search_pct;
+        nnue_finish(self.nnue.evaluate(bb, pos.side_to_move(), ply), net, pos)
     }
 
     /// How the network's evaluations were made since the last [`Evaluator::clear`].
@@ -194,15 +196,16 @@ pub fn evaluate_nnue_uncached(pos: &Position, net: &Network) -> i32 {
     if endgame::insufficient_material(&bb) {
         return 0;
     }
-    nnue_finish(net.evaluate(&bb, pos.side_to_move()), pos)
+    nnue_finish(net.evaluate(&bb, pos.side_to_move()), net.search_pct, pos)
 }
 
-/// The network's output made into the engine's score: brought to the scale
-/// the search was tuned on ([`nnue::SEARCH_PCT`]), drifting towards a draw as
-/// the fifty-move counter runs, and within ±[`EVAL_LIMIT`].
+/// The network's output made into the engine's score: `search_pct`% of it
+/// (the share its file asks for: the search's margins were tuned on the
+/// hand-written evaluation's scale), drifting towards a draw as the
+/// fifty-move counter runs, and within ±[`EVAL_LIMIT`].
 #[inline]
-fn nnue_finish(v: i32, pos: &Position) -> i32 {
-    let v = v * nnue::SEARCH_PCT / 100;
+fn nnue_finish(v: i32, search_pct: i32, pos: &Position) -> i32 {
+    let v = v * search_pct / 100;
     (v * (200 - pos.halfmove_clock().min(100) as i32) / 200).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

@@ -1,37 +1,46 @@
-//! A per-thread cache of first-layer sums, one slot per ply.
+//! A per-thread cache of first-layer sums: one slot per ply, and one entry
+//! per perspective and king bucket.
 //!
-//! Slot `p` holds the bitboards last evaluated at ply `p` and their
-//! accumulator. A node at ply `p` starts from whichever of slot `p − 1` (its
-//! parent, usually evaluated on the way down) and slot `p` (the previous
-//! node at this ply: a sibling or cousin) differs from it in fewer squares,
-//! and adds or subtracts only the rows of the pieces that differ. When both
-//! differ too much, it sums from scratch. Nothing is kept in the position:
-//! the bitboards of the node are the whole input.
+//! Slot `p` holds the bitboards last evaluated at ply `p`, the king bucket
+//! each perspective read them with, and both perspectives' accumulators. A
+//! perspective of a node at ply `p` starts from whichever of slot `p − 1`
+//! (its parent, usually evaluated on the way down), slot `p` (the previous
+//! node at this ply: a sibling or cousin) and its king bucket's entry
+//! differs from it in fewer squares, among those summed in the same bucket,
+//! and adds or subtracts only the rows of the pieces that differ. The bucket
+//! entries (Stockfish's `AccumulatorCaches`, "Finny tables") start as the
+//! bias of an empty board, so a king move into another bucket costs the
+//! difference to the last position seen in that bucket, not a sum of thirty
+//! rows. Nothing is kept in the position: the bitboards of the node are the
+//! whole input.
 
-use super::{rows, Accumulator, Network, PIECE_CODES};
+use super::aligned::AlignedI16;
+use super::{Network, PerspectiveView, PIECE_CODES};
 use std::sync::Arc;
 use tetrad_simd::{Bitboards, Color};
 
-/// More changed pieces than this: sum from scratch (about as many rows as a
-/// middlegame position has pieces).
-const MAX_DIFF: u32 = 24;
+/// Room for the rows of one update: at most 32 pieces come, 32 go.
+const MAX_ROWS: usize = 64;
+/// A slot this close (pieces that differ) serves both perspectives at once.
+const NEAR: u32 = 6;
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Slot {
     /// The twelve piece sets of the last position summed here.
     pieces: [u64; 12],
-    acc: Accumulator,
+    /// The bucket key each perspective was summed with.
+    keys: [u16; 2],
     valid: bool,
 }
 
 /// Counts of how evaluations were made (for measurements).
 #[derive(Clone, Copy, Default, Debug)]
 pub struct CacheStats {
-    /// Summed from scratch.
+    /// Perspectives started from their king bucket's entry.
     pub refreshes: u64,
-    /// Updated from a cached slot.
+    /// Perspectives started from a ply slot.
     pub updates: u64,
-    /// Rows added or subtracted by updates, both perspectives.
+    /// Rows added or subtracted, both perspectives.
     pub rows: u64,
 }
 
@@ -40,6 +49,14 @@ pub struct CacheStats {
 pub struct NnueCache {
     net: Arc<Network>,
     slots: Vec<Slot>,
+    /// Accumulators of the slots: `[slot][perspective][neuron]`.
+    accs: AlignedI16,
+    /// Pieces of each bucket entry, `[perspective][key]`.
+    entries: Vec<[u64; 12]>,
+    /// Accumulators of the bucket entries, `[perspective][key][neuron]`.
+    entry_accs: AlignedI16,
+    /// Bucket keys per perspective (king buckets × mirror).
+    keys: usize,
     /// How evaluations were made since the last [`NnueCache::clear`].
     pub stats: CacheStats,
 }
@@ -54,11 +71,22 @@ fn distance(a: &[u64; 12], b: &[u64; 12]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum()
 }
 
+/// Where a perspective's accumulator starts from.
+#[derive(Clone, Copy, PartialEq)]
+enum Base {
+    /// A ply slot.
+    Slot(usize),
+    /// A bucket entry.
+    Entry(usize),
+}
+
 impl NnueCache {
     /// A cache with `plies` slots over `net`.
     pub fn new(net: Arc<Network>, plies: usize) -> NnueCache {
-        let slot = Slot { pieces: [0; 12], acc: Accumulator::default(), valid: false };
-        NnueCache { net, slots: vec![slot; plies.max(1)], stats: CacheStats::default() }
+        let mut c = NnueCache { net, slots: Vec::new(), accs: AlignedI16::default(), entries: Vec::new(), entry_accs: AlignedI16::default(), keys: 0, stats: CacheStats::default() };
+        c.slots = vec![Slot { pieces: [0; 12], keys: [0; 2], valid: false }; plies.max(1)];
+        c.clear();
+        c
     }
 
     /// The network in use.
@@ -72,87 +100,171 @@ impl NnueCache {
         self.clear();
     }
 
-    /// Forgets every slot.
+    /// Forgets every slot; the bucket entries go back to an empty board.
     pub fn clear(&mut self) {
+        let h = self.net.hidden();
         for s in &mut self.slots {
             s.valid = false;
+        }
+        self.accs.resize(self.slots.len() * 2 * h);
+        self.keys = 2 * self.net.arch.kings.count();
+        let entries = 2 * self.keys;
+        self.entries = vec![[0; 12]; entries];
+        self.entry_accs.resize(entries * h);
+        for e in self.entry_accs.chunks_exact_mut(h) {
+            e.copy_from_slice(&self.net.b1);
         }
         self.stats = CacheStats::default();
     }
 
-    /// Evaluates the bitboards of a node at `ply`: centipawns for `stm`.
+    /// Evaluates the bitboards of a node at `ply`: the network's centipawns for `stm`.
     pub fn evaluate(&mut self, bb: &Bitboards, stm: Color, ply: usize) -> i32 {
+        // One copy of the cache per width the file format allows: every
+        // accumulator an array, every kernel inlined.
+        match self.net.hidden() {
+            256 => self.evaluate_n::<256>(bb, stm, ply),
+            512 => self.evaluate_n::<512>(bb, stm, ply),
+            384 => self.evaluate_n::<384>(bb, stm, ply),
+            768 => self.evaluate_n::<768>(bb, stm, ply),
+            1024 => self.evaluate_n::<1024>(bb, stm, ply),
+            128 => self.evaluate_n::<128>(bb, stm, ply),
+            640 => self.evaluate_n::<640>(bb, stm, ply),
+            896 => self.evaluate_n::<896>(bb, stm, ply),
+            // A loaded network has one of the widths above (`Arch::check`).
+            _ => self.net.evaluate(bb, stm),
+        }
+    }
+
+    fn evaluate_n<const H: usize>(&mut self, bb: &Bitboards, stm: Color, ply: usize) -> i32 {
         let ply = ply.min(self.slots.len() - 1);
         let now = piece_sets(bb);
-        let mut base = None;
-        let mut best = MAX_DIFF + 1;
-        for cand in [ply.checked_sub(1), Some(ply)].into_iter().flatten() {
-            let s = &self.slots[cand];
-            if s.valid {
+        let views = self.net.arch.views(bb);
+        let keys = [views[0].key, views[1].key];
+        // The usual case: the parent (or the node before at this ply) was
+        // summed in the same buckets and differs by a few pieces.
+        let mut near = None;
+        for c in [ply.checked_sub(1), Some(ply)].into_iter().flatten() {
+            let s = &self.slots[c];
+            if s.valid && s.keys == keys {
                 let d = distance(&s.pieces, &now);
-                if d < best {
-                    best = d;
-                    base = Some(cand);
+                if near.is_none_or(|(_, b)| d <= b) {
+                    near = Some((c, d));
                 }
             }
         }
-        match base {
-            None => {
-                let slot = &mut self.slots[ply];
-                self.net.refresh(bb, &mut slot.acc);
-                self.stats.refreshes += 1;
+        match near {
+            Some((c, d)) if d <= NEAR => {
+                let (adds, subs) = rows::<2, { NEAR as usize }>(&self.slots[c].pieces, &now, [&views[0], &views[1]], H);
+                for p in 0..2 {
+                    self.apply::<H>(p, ply, Base::Slot(c), &adds.rows[p][..adds.n], &subs.rows[p][..subs.n]);
+                }
+                self.stats.updates += 2;
+                self.stats.rows += 2 * u64::from(d);
             }
-            Some(from) => {
-                let old = self.slots[from].pieces;
-                self.apply_diff(from, ply, &old, &now);
-                self.stats.updates += 1;
-                self.stats.rows += 2 * best as u64;
+            _ => {
+                for (p, view) in views.iter().enumerate() {
+                    self.rebuild::<H>(p, ply, view, &now);
+                }
             }
         }
         let slot = &mut self.slots[ply];
         slot.pieces = now;
+        slot.keys = keys;
         slot.valid = true;
-        self.net.output(&slot.acc, stm, now.iter().map(|s| s.count_ones()).sum())
+        let (accs, _) = self.accs.as_chunks::<H>();
+        let (white, black) = (&accs[2 * ply], &accs[2 * ply + 1]);
+        let (us, them) = if stm == Color::White { (white, black) } else { (black, white) };
+        self.net.output_fixed(us, them, now.iter().map(|s| s.count_ones()).sum())
     }
 
-    /// Slot `ply`'s accumulator: slot `from`'s (position `old`, `from` is
-    /// `ply` or the slot before it) moved to the position `now`.
-    fn apply_diff(&mut self, from: usize, ply: usize, old: &[u64; 12], now: &[u64; 12]) {
-        let mut adds = [[0usize; MAX_DIFF as usize]; 2];
-        let mut subs = [[0usize; MAX_DIFF as usize]; 2];
-        let (mut na, mut ns) = (0, 0);
-        for (i, &code) in PIECE_CODES.iter().enumerate() {
-            let mut added = now[i] & !old[i];
-            while added != 0 {
-                let [w, b] = rows(code, added.trailing_zeros() as usize);
-                added &= added - 1;
-                adds[0][na] = w;
-                adds[1][na] = b;
-                na += 1;
-            }
-            let mut removed = old[i] & !now[i];
-            while removed != 0 {
-                let [w, b] = rows(code, removed.trailing_zeros() as usize);
-                removed &= removed - 1;
-                subs[0][ns] = w;
-                subs[1][ns] = b;
-                ns += 1;
+    /// Perspective `p` of slot `ply` from the nearest of: the parent's slot,
+    /// this ply's slot (when summed in the same bucket) and the bucket's entry.
+    fn rebuild<const H: usize>(&mut self, p: usize, ply: usize, view: &PerspectiveView, now: &[u64; 12]) {
+        let entry = p * self.keys + view.key as usize;
+        let mut base = (Base::Entry(entry), distance(&self.entries[entry], now));
+        for c in [ply.checked_sub(1), Some(ply)].into_iter().flatten() {
+            let s = &self.slots[c];
+            if s.valid && s.keys[p] == view.key {
+                let d = distance(&s.pieces, now);
+                // Ties go to the slots: an entry is copied back after use.
+                if d <= base.1 {
+                    base = (Base::Slot(c), d);
+                }
             }
         }
-        // Parent to child reads one slot and writes the next: no copy first.
-        let w1 = &self.net.w1;
-        if from == ply {
-            let acc = &mut self.slots[ply].acc;
-            for p in 0..2 {
-                let src = acc.v[p];
-                super::kernels::update(&src, &mut acc.v[p], w1, &adds[p][..na], &subs[p][..ns]);
-            }
+        let old = match base.0 {
+            Base::Slot(c) => self.slots[c].pieces,
+            Base::Entry(e) => self.entries[e],
+        };
+        let (adds, subs) = rows::<1, MAX_ROWS>(&old, now, [view], H);
+        self.apply::<H>(p, ply, base.0, &adds.rows[0][..adds.n], &subs.rows[0][..subs.n]);
+        if let Base::Entry(e) = base.0 {
+            let out = self.accs.as_chunks::<H>().0[2 * ply + p];
+            self.entry_accs.as_chunks_mut::<H>().0[e] = out;
+            self.entries[e] = *now;
+            self.stats.refreshes += 1;
         } else {
-            let (below, above) = self.slots.split_at_mut(ply);
-            let (src, dst) = (&below[from].acc, &mut above[0].acc);
-            for p in 0..2 {
-                super::kernels::update(&src.v[p], &mut dst.v[p], w1, &adds[p][..na], &subs[p][..ns]);
+            self.stats.updates += 1;
+        }
+        self.stats.rows += u64::from(base.1);
+    }
+
+    /// Perspective `p` of slot `ply`: `base`'s accumulator plus and minus rows.
+    #[inline(always)]
+    fn apply<const H: usize>(&mut self, p: usize, ply: usize, base: Base, adds: &[usize], subs: &[usize]) {
+        let w1 = &self.net.w1;
+        let dst = 2 * ply + p;
+        let (accs, _) = self.accs.as_chunks_mut::<H>();
+        match base {
+            // In place: the previous node at this ply.
+            Base::Slot(c) if c == ply => super::kernels::update_fixed(&mut accs[dst], None, w1, adds, subs),
+            // Parent to child reads one slot and writes the next: no copy first.
+            Base::Slot(c) => {
+                let (below, above) = accs.split_at_mut(dst);
+                super::kernels::update_fixed(&mut above[0], Some(&below[2 * c + p]), w1, adds, subs);
+            }
+            Base::Entry(e) => {
+                let from = &self.entry_accs.as_chunks::<H>().0[e];
+                super::kernels::update_fixed(&mut accs[dst], Some(from), w1, adds, subs);
             }
         }
     }
+}
+
+/// Up to `N` perspectives' row offsets of up to `CAP` pieces.
+struct Rows<const N: usize, const CAP: usize> {
+    rows: [[usize; CAP]; N],
+    n: usize,
+}
+
+/// The rows (offsets into `w1`) to add and to subtract, for each of `views`,
+/// to go from the pieces `old` to `now`.
+#[inline(always)]
+fn rows<const N: usize, const CAP: usize>(old: &[u64; 12], now: &[u64; 12], views: [&PerspectiveView; N], h: usize) -> (Rows<N, CAP>, Rows<N, CAP>) {
+    let mut adds = Rows { rows: [[0; CAP]; N], n: 0 };
+    let mut subs = Rows { rows: [[0; CAP]; N], n: 0 };
+    for (i, &code) in PIECE_CODES.iter().enumerate() {
+        let (mut added, mut removed) = (now[i] & !old[i], old[i] & !now[i]);
+        if added | removed == 0 {
+            continue;
+        }
+        let bases = views.map(|v| v.code_base(code));
+        while added != 0 && adds.n < CAP {
+            let sq = added.trailing_zeros() as usize;
+            for p in 0..N {
+                adds.rows[p][adds.n] = (bases[p] + views[p].square(sq)) * h;
+            }
+            added &= added - 1;
+            adds.n += 1;
+        }
+        while removed != 0 && subs.n < CAP {
+            let sq = removed.trailing_zeros() as usize;
+            for p in 0..N {
+                subs.rows[p][subs.n] = (bases[p] + views[p].square(sq)) * h;
+            }
+            removed &= removed - 1;
+            subs.n += 1;
+        }
+    }
+    (adds, subs)
 }

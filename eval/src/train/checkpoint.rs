@@ -1,14 +1,19 @@
 //! Training checkpoints: float weights, Adam moments and the epoch reached.
 //!
-//! `"TTCKPTv1"`, epoch (u64), Adam steps (u64), then the weights, the first
-//! and the second moments, each as the four arrays of [`Model::parts`] in
-//! little-endian `f32`.
+//! `"TTCKPTv2"`, epoch (u64), Adam steps (u64), the shape (width `u32`,
+//! mirror `u32`, the 64-byte king bucket map), output scale and search
+//! percentage (`u32` each), then the weights, the first and the second
+//! moments, each as the four arrays of [`Model::parts`] in little-endian
+//! `f32`. (`"TTCKPTv1"` files, of the 768 → 256 shape, still load.)
 
 use super::{Adam, Model};
+use crate::nnue::{Arch, KingBuckets};
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"TTCKPTv1";
+const MAGIC: &[u8; 8] = b"TTCKPTv2";
+const MAGIC_V1: &[u8; 8] = b"TTCKPTv1";
+const SHAPE_BYTES: usize = 4 + 4 + 64 + 4 + 4;
 
 /// Everything needed to go on with a run.
 #[derive(Clone)]
@@ -22,9 +27,15 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// A fresh start from seeded random weights.
-    pub fn new(seed: u64) -> Checkpoint {
-        Checkpoint { epoch: 0, model: Model::random(seed), adam: Adam::new() }
+    /// A fresh start from seeded random weights of shape `arch`.
+    pub fn new(arch: Arch, seed: u64) -> Checkpoint {
+        Checkpoint::from_model(Model::random(arch, seed))
+    }
+
+    /// A fresh start from `model`'s weights.
+    pub fn from_model(model: Model) -> Checkpoint {
+        let adam = Adam::new(model.arch);
+        Checkpoint { epoch: 0, model, adam }
     }
 }
 
@@ -36,6 +47,12 @@ pub fn save_checkpoint(path: &Path, c: &Checkpoint) -> io::Result<()> {
         f.write_all(MAGIC)?;
         f.write_all(&(c.epoch as u64).to_le_bytes())?;
         f.write_all(&c.adam.t.to_le_bytes())?;
+        let m = &c.model;
+        f.write_all(&(m.arch.hidden as u32).to_le_bytes())?;
+        f.write_all(&u32::from(m.arch.kings.mirror).to_le_bytes())?;
+        f.write_all(&m.arch.kings.map)?;
+        f.write_all(&(m.scale as u32).to_le_bytes())?;
+        f.write_all(&(m.search_pct as u32).to_le_bytes())?;
         for m in [&c.model, &c.adam.m, &c.adam.v] {
             for part in m.parts() {
                 f.write_all(bytemuck::cast_slice(part))?;
@@ -51,14 +68,27 @@ pub fn load_checkpoint(path: &Path) -> io::Result<Checkpoint> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)?.read_to_end(&mut bytes)?;
     let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {what}", path.display()));
-    let floats = 3 * Model::zeros().parts().iter().map(|p| p.len()).sum::<usize>();
-    if bytes.len() != 24 + 4 * floats || &bytes[..8] != MAGIC {
-        return Err(bad("not a checkpoint of this network shape"));
+    let word = |i: usize| u64::from_le_bytes(bytes.get(i..i + 8).and_then(|b| b.try_into().ok()).unwrap_or([0; 8]));
+    let half = |i: usize| u32::from_le_bytes(bytes.get(i..i + 4).and_then(|b| b.try_into().ok()).unwrap_or([0; 4]));
+    let (model, mut at) = match bytes.get(..8) {
+        Some(m) if m == MAGIC_V1 => (Model::zeros(Arch::PLAIN_256), 24),
+        Some(m) if m == MAGIC && bytes.len() >= 24 + SHAPE_BYTES => {
+            let map: [u8; 64] = bytes[32..96].try_into().unwrap_or([0; 64]);
+            let arch = Arch { hidden: half(24) as usize, kings: KingBuckets { map, mirror: half(28) == 1 } };
+            arch.check().map_err(|e| bad(&e))?;
+            let mut model = Model::zeros(arch);
+            (model.scale, model.search_pct) = (half(96) as i32, half(100) as i32);
+            (model, 24 + SHAPE_BYTES)
+        }
+        _ => return Err(bad("not a training checkpoint")),
+    };
+    let floats = 3 * model.parts().iter().map(|p| p.len()).sum::<usize>();
+    if bytes.len() != at + 4 * floats {
+        return Err(bad("truncated or padded checkpoint"));
     }
-    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
-    let mut c = Checkpoint { epoch: word(8) as usize, model: Model::zeros(), adam: Adam::new() };
+    let mut c = Checkpoint::from_model(model);
+    c.epoch = word(8) as usize;
     c.adam.t = word(16);
-    let mut at = 24;
     for m in [&mut c.model, &mut c.adam.m, &mut c.adam.v] {
         for part in m.parts_mut() {
             for x in part.iter_mut() {

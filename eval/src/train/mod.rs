@@ -16,6 +16,7 @@ pub use checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
 pub use model::{sample, Model, Sample, Scratch};
 
 use crate::dataset::{self, Record};
+use crate::nnue::Arch;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -98,9 +99,9 @@ impl Adam {
     const B2: f32 = 0.999;
     const EPS: f32 = 1e-8;
 
-    /// Fresh state.
-    pub fn new() -> Adam {
-        Adam { m: Model::zeros(), v: Model::zeros(), t: 0 }
+    /// Fresh state for a model of shape `arch`.
+    pub fn new(arch: Arch) -> Adam {
+        Adam { m: Model::zeros(arch), v: Model::zeros(arch), t: 0 }
     }
 
     /// One step on `model` with the batch-mean gradient `grad`.
@@ -124,12 +125,6 @@ impl Adam {
     }
 }
 
-impl Default for Adam {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// Learning rate at `progress` (0..1) of the run.
 pub fn learning_rate(cfg: &TrainConfig, progress: f64) -> f32 {
     let cos = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
@@ -144,8 +139,8 @@ pub fn validation_loss(model: &Model, records: &[Record], wdl: f32) -> f64 {
     let total: f64 = records
         .par_chunks(4096)
         .map(|chunk| {
-            let mut scratch = Scratch::default();
-            chunk.iter().map(|r| model.loss(&sample(r, wdl), &mut scratch) as f64).sum::<f64>()
+            let mut scratch = Scratch::new(model.hidden());
+            chunk.iter().map(|r| model.loss(&sample(r, wdl, &model.arch, model.scale, false), &mut scratch) as f64).sum::<f64>()
         })
         .sum();
     total / records.len() as f64
@@ -157,9 +152,9 @@ pub struct Workers {
 }
 
 impl Workers {
-    /// One buffer per rayon thread.
-    pub fn new() -> Workers {
-        Workers { grads: (0..rayon::current_num_threads().max(1)).map(|_| Model::zeros()).collect() }
+    /// One buffer per rayon thread, for a model of shape `arch`.
+    pub fn new(arch: Arch) -> Workers {
+        Workers { grads: (0..rayon::current_num_threads().max(1)).map(|_| Model::zeros(arch)).collect() }
     }
 
     /// The batch-mean gradient and loss of `batch` (indices into `records`) on
@@ -173,12 +168,12 @@ impl Workers {
             .zip(batch.par_chunks(per))
             .map(|(grad, idx)| {
                 grad.clear();
-                let mut scratch = Scratch::default();
+                let mut scratch = Scratch::new(model.hidden());
                 idx.iter()
                     .map(|&i| {
-                        let s = sample(&records[i as usize], wdl);
                         let flip = flip_seed.is_some_and(|seed| (seed ^ i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1);
-                        model.backward(&if flip { s.mirrored() } else { s }, grad, &mut scratch) as f64
+                        let s = sample(&records[i as usize], wdl, &model.arch, model.scale, flip);
+                        model.backward(&s, grad, &mut scratch) as f64
                     })
                     .sum()
             })
@@ -193,12 +188,6 @@ impl Workers {
             p.iter_mut().for_each(|x| *x *= scale);
         }
         (&self.grads[0], losses.iter().sum::<f64>() / batch.len().max(1) as f64)
-    }
-}
-
-impl Default for Workers {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -239,7 +228,7 @@ pub fn train(
 ) {
     let n = data.train.len();
     let batches = n.div_ceil(cfg.batch.max(1)).max(1);
-    let mut workers = Workers::new();
+    let mut workers = Workers::new(ckpt.model.arch);
     let mut order: Vec<u32> = (0..n as u32).collect();
     for epoch in ckpt.epoch + 1..=cfg.epochs {
         let start = std::time::Instant::now();

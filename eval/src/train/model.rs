@@ -2,8 +2,9 @@
 //! pass, and quantisation into the engine's integer [`Network`].
 
 use crate::dataset::Record;
-use crate::nnue::{bucket, feature, Network, BUCKETS, HIDDEN, INPUTS, PIECE_CODES, QA, QB};
-use tetrad_simd::{ccr_to_bitboards, Color, PieceType};
+use crate::nnue::file::{DEFAULT_SCALE, V1_SEARCH_PCT};
+use crate::nnue::{bucket, Arch, Network, BUCKETS, INPUTS, PIECE_CODES, QA, QB};
+use tetrad_simd::{ccr_to_bitboards, Color};
 
 /// Float weights are kept within ±this, so they quantise into the integer ranges.
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -11,14 +12,20 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// Float parameters: the same shapes as [`Network`].
 #[derive(Clone, PartialEq, Debug)]
 pub struct Model {
-    /// First layer, `w1[feature * HIDDEN + neuron]`.
+    /// Shape.
+    pub arch: Arch,
+    /// First layer, `w1[feature * hidden + neuron]`.
     pub w1: Vec<f32>,
     /// First-layer bias.
     pub b1: Vec<f32>,
-    /// Output weights, `w2[bucket * 2 * HIDDEN + i]` (side to move first).
+    /// Output weights, `w2[bucket * 2 * hidden + i]` (side to move first).
     pub w2: Vec<f32>,
     /// Output bias per bucket.
     pub b2: Vec<f32>,
+    /// Centipawns per output unit: the target is `sigmoid(score / scale)`.
+    pub scale: i32,
+    /// Share of the centipawns the search sees (written into the file).
+    pub search_pct: i32,
 }
 
 /// One training position, decoded: the active features of both perspectives.
@@ -36,46 +43,37 @@ pub struct Sample {
     pub target: f32,
 }
 
-impl Sample {
-    /// The same position reflected left to right (a-file <-> h-file). The
-    /// features know nothing of castling, so this is an equally true sample:
-    /// the trainer uses it to double what the data shows.
-    pub fn mirrored(mut self) -> Sample {
-        for p in 0..2 {
-            for f in &mut self.feats[p][..self.n as usize] {
-                *f ^= 7;
-            }
-        }
-        self
-    }
-}
-
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Decodes a record: bitboards from its CCR (the SIMD kernel), features
-/// from the bitboards; target = `wdl`·result + (1 − `wdl`)·sigmoid(score / 400).
-pub fn sample(rec: &Record, wdl: f32) -> Sample {
+/// Decodes a record for a network of shape `arch` whose output unit is
+/// `scale` centipawns: bitboards from its CCR (the SIMD kernel), features
+/// from the bitboards, read reflected a↔h when `mirror` (the features know
+/// nothing of castling, so the reflection is an equally true sample: the
+/// trainer uses it to double what the data shows; with mirrored king
+/// buckets it changes nothing); target = `wdl`·result + (1 − `wdl`)·sigmoid(score / scale).
+pub fn sample(rec: &Record, wdl: f32, arch: &Arch, scale: i32, mirror: bool) -> Sample {
     let bb = ccr_to_bitboards(&rec.ccr());
+    let m = if mirror { 7 } else { 0 };
+    let king = |code: u8| (bb.by_code[code as usize].trailing_zeros() as usize & 63) ^ m;
+    let views = [arch.view(Color::White, king(6)), arch.view(Color::Black, king(14))];
     let mut s = Sample { feats: [[0; 32]; 2], n: 0, black: rec.side_to_move() == Color::Black, bucket: 0, target: 0.0 };
     let mut n = 0usize;
     for code in PIECE_CODES {
-        let color = if code & 8 == 0 { Color::White } else { Color::Black };
-        let kind = PieceType::from_bits(code & 7).unwrap_or(PieceType::Pawn);
         let mut set = bb.by_code[code as usize];
         while set != 0 && n < 32 {
-            let sq = set.trailing_zeros() as usize;
+            let sq = set.trailing_zeros() as usize ^ m;
             set &= set - 1;
-            s.feats[0][n] = feature(Color::White, color, kind, sq) as u16;
-            s.feats[1][n] = feature(Color::Black, color, kind, sq) as u16;
+            s.feats[0][n] = views[0].feature_of_code(code, sq) as u16;
+            s.feats[1][n] = views[1].feature_of_code(code, sq) as u16;
             n += 1;
         }
     }
     s.n = n as u8;
     s.bucket = bucket(n as u32) as u8;
     let white_result = rec.result().white_score();
-    let white_score = sigmoid(rec.score as f32 / crate::nnue::SCALE as f32);
+    let white_score = sigmoid(rec.score as f32 / scale as f32);
     let white_target = wdl * white_result + (1.0 - wdl) * white_score;
     s.target = if s.black { 1.0 - white_target } else { white_target };
     s
@@ -87,33 +85,79 @@ pub struct Scratch {
     grad: [Vec<f32>; 2],
 }
 
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch { acc: [vec![0.0; HIDDEN], vec![0.0; HIDDEN]], grad: [vec![0.0; HIDDEN], vec![0.0; HIDDEN]] }
+impl Scratch {
+    /// Scratch space for a first layer of width `hidden`.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch { acc: [vec![0.0; hidden], vec![0.0; hidden]], grad: [vec![0.0; hidden], vec![0.0; hidden]] }
     }
 }
 
 impl Model {
     /// All zeros (also the shape of a gradient).
-    pub fn zeros() -> Model {
-        Model { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; BUCKETS * 2 * HIDDEN], b2: vec![0.0; BUCKETS] }
+    pub fn zeros(arch: Arch) -> Model {
+        let h = arch.hidden;
+        Model {
+            arch,
+            w1: vec![0.0; arch.inputs() * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; BUCKETS * 2 * h],
+            b2: vec![0.0; BUCKETS],
+            scale: DEFAULT_SCALE,
+            search_pct: V1_SEARCH_PCT,
+        }
     }
 
     /// Seeded uniform initialisation (±1/√fan-in).
-    pub fn random(seed: u64) -> Model {
-        let mut state = seed | 1;
-        let mut uniform = |scale: f32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
-        };
-        let mut m = Model::zeros();
+    pub fn random(arch: Arch, seed: u64) -> Model {
+        let mut uniform = uniform(seed);
+        let mut m = Model::zeros(arch);
         let s1 = 1.0 / (INPUTS as f32).sqrt();
         m.w1.iter_mut().for_each(|w| *w = uniform(s1));
-        let s2 = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        let s2 = 1.0 / (2.0 * arch.hidden as f32).sqrt();
         m.w2.iter_mut().for_each(|w| *w = uniform(s2));
         m
+    }
+
+    /// Width of the first layer.
+    pub fn hidden(&self) -> usize {
+        self.arch.hidden
+    }
+
+    /// This network grown into the wider or king-bucketed shape `arch`,
+    /// computing the same function: every king bucket starts as a copy of
+    /// the old first layer (of the old bucket, when the old network had the
+    /// same buckets), the old neurons keep their weights, and the new
+    /// neurons get small random input weights (seeded) but zero output
+    /// weights, so they change nothing yet and can still learn (with zero
+    /// input weights too their gradients would stay zero). With mirrored
+    /// buckets grown from a network without them, positions whose king
+    /// stands on files e–h are read reflected: the same function only as
+    /// far as the old network was left-right symmetric.
+    pub fn grow(&self, arch: Arch, seed: u64) -> Result<Model, String> {
+        let (old_h, h) = (self.hidden(), arch.hidden);
+        let same_kings = self.arch.kings == arch.kings;
+        if h < old_h || !(same_kings || self.arch.kings.count() == 1 && !self.arch.kings.mirror) {
+            return Err(format!("cannot grow {} into {}", self.arch.describe(), arch.describe()));
+        }
+        arch.check()?;
+        let mut uniform = uniform(seed);
+        let s1 = 1.0 / (INPUTS as f32).sqrt();
+        let mut m = Model::zeros(arch);
+        for (f, row) in m.w1.chunks_exact_mut(h).enumerate() {
+            let old_f = if same_kings { f } else { f % INPUTS };
+            row[..old_h].copy_from_slice(&self.w1[old_f * old_h..(old_f + 1) * old_h]);
+            row[old_h..].iter_mut().for_each(|w| *w = uniform(s1));
+        }
+        m.b1[..old_h].copy_from_slice(&self.b1);
+        for b in 0..BUCKETS {
+            for half in 0..2 {
+                let new = &mut m.w2[(2 * b + half) * h..(2 * b + half) * h + old_h];
+                new.copy_from_slice(&self.w2[(2 * b + half) * old_h..(2 * b + half + 1) * old_h]);
+            }
+        }
+        m.b2.copy_from_slice(&self.b2);
+        (m.scale, m.search_pct) = (self.scale, self.search_pct);
+        Ok(m)
     }
 
     /// The parameter arrays in a fixed order.
@@ -143,10 +187,11 @@ impl Model {
     /// First-layer sums of both perspectives into `scratch.acc`.
     fn accumulate(&self, s: &Sample, scratch: &mut Scratch) {
         for p in 0..2 {
+            let h = self.hidden();
             let acc = &mut scratch.acc[p];
             acc.copy_from_slice(&self.b1);
             for &f in &s.feats[p][..s.n as usize] {
-                let row = &self.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                let row = &self.w1[f as usize * h..(f as usize + 1) * h];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
         }
@@ -154,11 +199,11 @@ impl Model {
 
     /// The raw output (win-probability logit) for the side to move.
     fn output(&self, s: &Sample, scratch: &Scratch) -> f32 {
-        let us = usize::from(s.black);
-        let w2 = &self.w2[s.bucket as usize * 2 * HIDDEN..(s.bucket as usize + 1) * 2 * HIDDEN];
+        let (us, h) = (usize::from(s.black), self.hidden());
+        let w2 = &self.w2[s.bucket as usize * 2 * h..(s.bucket as usize + 1) * 2 * h];
         let mut out = self.b2[s.bucket as usize];
         for (half, p) in [us, 1 - us].into_iter().enumerate() {
-            let w = &w2[half * HIDDEN..(half + 1) * HIDDEN];
+            let w = &w2[half * h..(half + 1) * h];
             out += scratch.acc[p].iter().zip(w).map(|(&a, &w)| {
                 let c = a.clamp(0.0, 1.0);
                 c * c * w
@@ -177,7 +222,7 @@ impl Model {
     /// Centipawns the float model gives the side to move.
     pub fn evaluate(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         self.accumulate(s, scratch);
-        self.output(s, scratch) * crate::nnue::SCALE as f32
+        self.output(s, scratch) * self.scale as f32
     }
 
     /// One sample's loss; adds its gradient into `grad`.
@@ -186,16 +231,16 @@ impl Model {
         let pred = sigmoid(self.output(s, scratch));
         let err = pred - s.target;
         let d = 2.0 * err * pred * (1.0 - pred);
-        let b = s.bucket as usize;
+        let (b, h) = (s.bucket as usize, self.hidden());
         let us = usize::from(s.black);
-        let w2 = &self.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
-        let g2 = &mut grad.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let w2 = &self.w2[b * 2 * h..(b + 1) * 2 * h];
+        let g2 = &mut grad.w2[b * 2 * h..(b + 1) * 2 * h];
         grad.b2[b] += d;
         for (half, p) in [us, 1 - us].into_iter().enumerate() {
             let (acc, dacc) = (&scratch.acc[p], &mut scratch.grad[p]);
-            let w = &w2[half * HIDDEN..(half + 1) * HIDDEN];
-            let g = &mut g2[half * HIDDEN..(half + 1) * HIDDEN];
-            for i in 0..HIDDEN {
+            let w = &w2[half * h..(half + 1) * h];
+            let g = &mut g2[half * h..(half + 1) * h];
+            for i in 0..h {
                 let a = acc[i];
                 let c = a.clamp(0.0, 1.0);
                 g[i] += d * c * c;
@@ -206,7 +251,7 @@ impl Model {
             let dacc = &scratch.grad[p];
             grad.b1.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
             for &f in &s.feats[p][..s.n as usize] {
-                let row = &mut grad.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                let row = &mut grad.w1[f as usize * h..(f as usize + 1) * h];
                 row.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
             }
         }
@@ -224,30 +269,35 @@ impl Model {
     /// scale): a run can start from a network already trained (`train --init`),
     /// so what it learned from earlier data carries into the next run.
     pub fn from_network(net: &Network) -> Model {
-        let mut m = Model::zeros();
+        let mut m = Model::zeros(net.arch);
         m.w1.iter_mut().zip(net.w1.iter()).for_each(|(w, &n)| *w = f32::from(n) / QA as f32);
-        m.b1.iter_mut().zip(&net.b1).for_each(|(w, &n)| *w = f32::from(n) / QA as f32);
-        for (b, row) in net.w2.iter().enumerate() {
-            for (i, &n) in row.iter().enumerate() {
-                m.w2[b * 2 * HIDDEN + i] = f32::from(n) / QB as f32;
-            }
-        }
+        m.b1.iter_mut().zip(net.b1.iter()).for_each(|(w, &n)| *w = f32::from(n) / QA as f32);
+        m.w2.iter_mut().zip(net.w2.iter()).for_each(|(w, &n)| *w = f32::from(n) / QB as f32);
         m.b2.iter_mut().zip(&net.b2).for_each(|(w, &n)| *w = n as f32 / (QA * QB) as f32);
+        (m.scale, m.search_pct) = (net.scale, net.search_pct);
         m
     }
 
     /// The integer network of these weights.
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i32;
-        let mut net = Network::zeroed();
+        let mut net = Network::zeroed(self.arch);
         net.w1.iter_mut().zip(&self.w1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
         net.b1.iter_mut().zip(&self.b1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
-        for (b, row) in net.w2.iter_mut().enumerate() {
-            for (i, n) in row.iter_mut().enumerate() {
-                *n = q(self.w2[b * 2 * HIDDEN + i], QB).clamp(-127, 127) as i16;
-            }
-        }
+        net.w2.iter_mut().zip(&self.w2).for_each(|(n, &w)| *n = q(w, QB).clamp(-127, 127) as i16);
         net.b2.iter_mut().zip(&self.b2).for_each(|(n, &w)| *n = q(w, QA * QB));
+        (net.scale, net.search_pct) = (self.scale, self.search_pct);
         net
+    }
+}
+
+/// A seeded uniform generator: `uniform(s)` is in `[-s, s)`.
+fn uniform(seed: u64) -> impl FnMut(f32) -> f32 {
+    let mut state = seed | 1;
+    move |scale: f32| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
     }
 }

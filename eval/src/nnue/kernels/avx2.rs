@@ -1,86 +1,133 @@
-//! AVX2 kernels: 16 lanes of `i16` per register; with 256 neurons the whole
-//! accumulator lives in 16 of the 16 `ymm` registers while rows stream in.
+//! AVX2 kernels: 16 lanes of `i16` per register; a 256-neuron slice of the
+//! accumulator lives in all 16 `ymm` registers while rows stream in.
 
 use super::Kernels;
-use crate::nnue::{HIDDEN, QA};
+use crate::nnue::QA;
 use std::arch::x86_64::*;
 
 const LANES: usize = 16;
-const CHUNKS: usize = HIDDEN / LANES;
+/// Registers that hold a slice of the accumulator while rows stream in.
+const REGS: usize = 16;
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load(s: &[i16]) -> __m256i {
-    let s = &s[..LANES];
-    // SAFETY: `s` holds 16 `i16` (32 bytes), checked by the slice above; loadu has no alignment need.
+fn load(s: &[i16; LANES]) -> __m256i {
+    // SAFETY: `s` is 16 `i16` (32 bytes) by its type; loadu has no alignment need.
     unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
-    let mut regs = [_mm256_setzero_si256(); CHUNKS];
-    for (i, r) in regs.iter_mut().enumerate() {
-        *r = load(&src[i * LANES..]);
-    }
-    for &a in adds {
-        let row = &w1[a..a + HIDDEN];
-        for (i, r) in regs.iter_mut().enumerate() {
-            *r = _mm256_add_epi16(*r, load(&row[i * LANES..]));
+fn store(d: &mut [i16; LANES], v: __m256i) {
+    // SAFETY: `d` is 16 `i16` (32 bytes) by its type; storeu has no alignment need.
+    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) }
+}
+
+/// [`update`] for a width `H` known when compiling: the accumulator in
+/// slices of `REGS` registers (half as many when `H` is an odd multiple of
+/// 128), every bound known, every loop unrolled.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    let r = if H % (REGS * LANES) == 0 { REGS } else { REGS / 2 };
+    let (d, _) = acc.as_chunks_mut::<LANES>();
+    let s = from.map(|f| f.as_chunks::<LANES>().0);
+    for c in (0..H / LANES).step_by(r) {
+        let mut regs = [_mm256_setzero_si256(); REGS];
+        for i in 0..r {
+            // Each slice is read whole before it is written: in place is safe.
+            regs[i] = load(s.map_or(&d[c + i], |s| &s[c + i]));
         }
-    }
-    for &s in subs {
-        let row = &w1[s..s + HIDDEN];
-        for (i, r) in regs.iter_mut().enumerate() {
-            *r = _mm256_sub_epi16(*r, load(&row[i * LANES..]));
+        for &a in adds {
+            let (row, _) = w1[a + c * LANES..a + (c + r) * LANES].as_chunks::<LANES>();
+            for i in 0..r {
+                regs[i] = _mm256_add_epi16(regs[i], load(&row[i]));
+            }
         }
-    }
-    for (i, r) in regs.iter().enumerate() {
-        let out = &mut dst[i * LANES..(i + 1) * LANES];
-        // SAFETY: `out` holds exactly 16 `i16` (32 bytes); storeu has no alignment need.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *r) };
+        for &a in subs {
+            let (row, _) = w1[a + c * LANES..a + (c + r) * LANES].as_chunks::<LANES>();
+            for i in 0..r {
+                regs[i] = _mm256_sub_epi16(regs[i], load(&row[i]));
+            }
+        }
+        for i in 0..r {
+            store(&mut d[c + i], regs[i]);
+        }
     }
 }
 
+/// [`screlu_dot`] for a width `H` known when compiling.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn screlu_dot(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
+fn dot_fixed<const H: usize>(a: &[i16; H], w: &[i16; H]) -> i32 {
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(QA as i16);
     let mut sum = _mm256_setzero_si256();
-    for i in 0..CHUNKS {
-        let c = _mm256_min_epi16(_mm256_max_epi16(load(&a[i * LANES..]), zero), qa);
-        let cw = _mm256_mullo_epi16(c, load(&w[i * LANES..]));
+    let (a, _) = a.as_chunks::<LANES>();
+    let (w, _) = w.as_chunks::<LANES>();
+    for (a, w) in a.iter().zip(w) {
+        let c = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), qa);
+        let cw = _mm256_mullo_epi16(c, load(w));
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, c));
     }
     let lanes: [i32; 8] = bytemuck::cast(sum);
     lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
 }
 
+#[inline]
+#[target_feature(enable = "avx2")]
+fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    super::by_width_update!(acc, from, update_fixed, super::scalar::update, w1, adds, subs)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
+    super::by_width!(a, w, dot_fixed, super::scalar::screlu_dot)
+}
+
+/// [`update_fixed`] on AVX2 builds.
+#[cfg(target_feature = "avx2")]
+#[allow(dead_code)]
+#[inline(always)]
+pub(crate) fn update_fixed_static<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    // SAFETY: this build targets AVX2 (`cfg(target_feature = "avx2")`).
+    unsafe { update_fixed(acc, from, w1, adds, subs) }
+}
+
+/// [`dot_fixed`] on AVX2 builds.
+#[cfg(target_feature = "avx2")]
+#[allow(dead_code)]
+#[inline(always)]
+pub(crate) fn dot_fixed_static<const H: usize>(a: &[i16; H], w: &[i16; H]) -> i32 {
+    // SAFETY: this build targets AVX2.
+    unsafe { dot_fixed(a, w) }
+}
+
 /// The dispatched update on AVX2 builds.
 #[cfg(target_feature = "avx2")]
 #[allow(dead_code)]
 #[inline(always)]
-pub(crate) fn update_static(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub(crate) fn update_static(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
     // SAFETY: this build targets AVX2 (`cfg(target_feature = "avx2")`).
-    unsafe { update(src, dst, w1, adds, subs) }
+    unsafe { update(acc, from, w1, adds, subs) }
 }
 
 /// The dispatched output kernel on AVX2 builds.
 #[cfg(target_feature = "avx2")]
 #[allow(dead_code)]
 #[inline(always)]
-pub(crate) fn screlu_dot_static(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
+pub(crate) fn screlu_dot_static(a: &[i16], w: &[i16]) -> i32 {
     // SAFETY: this build targets AVX2.
     unsafe { screlu_dot(a, w) }
 }
 
-fn update_checked(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+fn update_checked(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
     // SAFETY: only handed out by `kernels` after the CPU check.
-    unsafe { update(src, dst, w1, adds, subs) }
+    unsafe { update(acc, from, w1, adds, subs) }
 }
 
-fn dot_checked(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
+fn dot_checked(a: &[i16], w: &[i16]) -> i32 {
     // SAFETY: only handed out by `kernels` after the CPU check.
     unsafe { screlu_dot(a, w) }
 }

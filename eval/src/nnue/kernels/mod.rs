@@ -4,7 +4,9 @@
 //!
 //! - [`update`]: one perspective's accumulator from another (its parent's,
 //!   or itself before the change) plus and minus weight rows (wrapping `i16`
-//!   lanes, as the hardware adds them), so a child never copies first;
+//!   lanes, as the hardware adds them), so a child never copies first; the
+//!   width is any multiple of 128, done in slices of 256 (or 128) neurons
+//!   that stay in registers while the rows stream in;
 //! - [`screlu_dot`]: `Σ clamp(a, 0, QA)² · w` over one perspective, with the
 //!   product `clamp(a)·w` taken in 16 bits first (exact for |w| ≤ 128) and
 //!   then multiplied by `clamp(a)` in 32 bits (`pmaddwd`); all sums wrap.
@@ -27,12 +29,71 @@ pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 
-use super::HIDDEN;
+/// Calls `$fixed::<H>` on the two slices as arrays when their width `H` is
+/// one the file format allows (a multiple of 128 up to 1024: loops
+/// unrolled, every bound known), `$other` otherwise (the scalar reference:
+/// never reached by a network that loaded).
+macro_rules! by_width {
+    ($a:expr, $b:expr, $fixed:ident, $other:path $(, $arg:expr)*) => {{
+        let (a, b) = ($a, $b);
+        macro_rules! arm {
+            ($h:literal) => {
+                match (a.try_into(), b.try_into()) {
+                    (Ok(x), Ok(y)) => $fixed::<$h>(x, y $(, $arg)*),
+                    _ => $other(a, b $(, $arg)*),
+                }
+            };
+        }
+        match a.len() {
+            256 => arm!(256),
+            512 => arm!(512),
+            384 => arm!(384),
+            768 => arm!(768),
+            1024 => arm!(1024),
+            128 => arm!(128),
+            640 => arm!(640),
+            896 => arm!(896),
+            _ => $other(a, b $(, $arg)*),
+        }
+    }};
+}
+pub(crate) use by_width;
 
-/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`).
-pub type UpdateFn = fn(&[i16; HIDDEN], &mut [i16; HIDDEN], &[i16], &[usize], &[usize]);
+/// [`by_width!`] for the update kernels: `$fixed::<H>(acc, from, …)`.
+macro_rules! by_width_update {
+    ($acc:expr, $from:expr, $fixed:ident, $other:path $(, $arg:expr)*) => {{
+        let (acc, from): (&mut [i16], Option<&[i16]>) = ($acc, $from);
+        macro_rules! arm {
+            ($h:literal) => {{
+                let fixed: Option<Option<&[i16; $h]>> = match from {
+                    None => Some(None),
+                    Some(f) => f.try_into().ok().map(Some),
+                };
+                match (<&mut [i16; $h]>::try_from(&mut *acc), fixed) {
+                    (Ok(x), Some(y)) => $fixed::<$h>(x, y $(, $arg)*),
+                    _ => $other(acc, from $(, $arg)*),
+                }
+            }};
+        }
+        match acc.len() {
+            256 => arm!(256),
+            512 => arm!(512),
+            384 => arm!(384),
+            768 => arm!(768),
+            1024 => arm!(1024),
+            128 => arm!(128),
+            640 => arm!(640),
+            896 => arm!(896),
+            _ => $other(acc, from $(, $arg)*),
+        }
+    }};
+}
+pub(crate) use by_width_update;
+
+/// `acc = from` (or `acc` itself) plus rows `adds` minus rows `subs` (offsets into `w1`; rows as long as `acc`).
+pub type UpdateFn = fn(&mut [i16], Option<&[i16]>, &[i16], &[usize], &[usize]);
 /// `Σ screlu(a)·w` over one perspective.
-pub type DotFn = fn(&[i16; HIDDEN], &[i16]) -> i32;
+pub type DotFn = fn(&[i16], &[i16]) -> i32;
 
 /// One kernel set, by name.
 #[derive(Clone, Copy)]
@@ -47,24 +108,59 @@ pub struct Kernels {
 
 /// Row updates with the best kernel of this build.
 #[inline(always)]
-pub fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
     {
-        avx512::update_static(src, dst, w1, adds, subs)
+        avx512::update_static(acc, from, w1, adds, subs)
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
     {
-        avx2::update_static(src, dst, w1, adds, subs)
+        avx2::update_static(acc, from, w1, adds, subs)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        portable::update(src, dst, w1, adds, subs)
+        portable::update(acc, from, w1, adds, subs)
+    }
+}
+
+/// [`update`] for a width `H` known when compiling, with the best kernel
+/// of this build (the cache runs one copy of itself per width).
+#[inline(always)]
+pub fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+    {
+        avx512::update_fixed_static(acc, from, w1, adds, subs)
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
+    {
+        avx2::update_fixed_static(acc, from, w1, adds, subs)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        portable::update_fixed(acc, from, w1, adds, subs)
+    }
+}
+
+/// [`screlu_dot`] for a width `H` known when compiling, with the best kernel of this build.
+#[inline(always)]
+pub fn dot_fixed<const H: usize>(a: &[i16; H], w: &[i16; H]) -> i32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+    {
+        avx512::dot_fixed_static(a, w)
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
+    {
+        avx2::dot_fixed_static(a, w)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        portable::dot_fixed(a, w)
     }
 }
 
 /// Output dot product with the best kernel of this build.
 #[inline(always)]
-pub fn screlu_dot(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
+pub fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
     {
         avx512::screlu_dot_static(a, w)
@@ -97,7 +193,7 @@ pub fn all() -> Vec<Kernels> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::{INPUTS, QA};
+    use crate::nnue::QA;
 
     struct Rng(u64);
     impl Rng {
@@ -110,37 +206,45 @@ mod tests {
     }
 
     /// Every kernel against the scalar twin, on random rows, accumulators
-    /// and weights, including values that wrap and weights at ±128.
+    /// and weights, including values that wrap and weights at ±128, for
+    /// widths done in 256-neuron slices and in 128-neuron ones.
     #[test]
     fn kernels_match_scalar() {
         let mut rng = Rng(0x1234_5678);
-        let w1: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.next() as i16 >> (rng.next() % 8)).collect();
         let kernels = all();
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         assert!(kernels.iter().any(|k| k.name == "avx2"), "an AVX2 build must list its kernel");
-        for round in 0..300 {
-            let mut acc = [0i16; HIDDEN];
-            for a in acc.iter_mut() {
-                *a = match round % 3 {
-                    0 => rng.next() as i16,
-                    1 => (rng.next() % (2 * QA as u64 + 40)) as i16 - 20,
-                    _ => (rng.next() % 300) as i16,
-                };
-            }
-            let n_add = (rng.next() % 33) as usize;
-            let n_sub = (rng.next() % 9) as usize;
-            let adds: Vec<usize> = (0..n_add).map(|_| (rng.next() % INPUTS as u64) as usize * HIDDEN).collect();
-            let subs: Vec<usize> = (0..n_sub).map(|_| (rng.next() % INPUTS as u64) as usize * HIDDEN).collect();
-            let w: Vec<i16> = (0..HIDDEN).map(|_| (rng.next() % 257) as i16 - 128).collect();
-            let mut want = [0x5555; HIDDEN];
-            scalar::update(&acc, &mut want, &w1, &adds, &subs);
-            let dot = scalar::screlu_dot(&acc, &w);
-            for k in &kernels {
-                // The destination starts as garbage: every lane must be written.
-                let mut got = [round as i16; HIDDEN];
-                (k.update)(&acc, &mut got, &w1, &adds, &subs);
-                assert_eq!(got, want, "update: kernel {}", k.name);
-                assert_eq!((k.screlu_dot)(&acc, &w), dot, "screlu_dot: kernel {}", k.name);
+        for hidden in [256usize, 384, 512, 128] {
+            let inputs = 3 * 768;
+            let w1: Vec<i16> = (0..inputs * hidden).map(|_| rng.next() as i16 >> (rng.next() % 8)).collect();
+            for round in 0..100 {
+                let mut acc = vec![0i16; hidden];
+                for a in acc.iter_mut() {
+                    *a = match round % 3 {
+                        0 => rng.next() as i16,
+                        1 => (rng.next() % (2 * QA as u64 + 40)) as i16 - 20,
+                        _ => (rng.next() % 300) as i16,
+                    };
+                }
+                let n_add = (rng.next() % 33) as usize;
+                let n_sub = (rng.next() % 9) as usize;
+                let adds: Vec<usize> = (0..n_add).map(|_| (rng.next() % inputs as u64) as usize * hidden).collect();
+                let subs: Vec<usize> = (0..n_sub).map(|_| (rng.next() % inputs as u64) as usize * hidden).collect();
+                let w: Vec<i16> = (0..hidden).map(|_| (rng.next() % 257) as i16 - 128).collect();
+                let mut want = vec![0x5555; hidden];
+                scalar::update(&mut want, Some(&acc), &w1, &adds, &subs);
+                let dot = scalar::screlu_dot(&acc, &w);
+                for k in &kernels {
+                    // The destination starts as garbage: every lane must be written.
+                    let mut got = vec![round as i16; hidden];
+                    (k.update)(&mut got, Some(&acc), &w1, &adds, &subs);
+                    assert_eq!(got, want, "update: kernel {}, width {hidden}", k.name);
+                    // In place: the accumulator is its own source.
+                    let mut own = acc.clone();
+                    (k.update)(&mut own, None, &w1, &adds, &subs);
+                    assert_eq!(own, want, "update in place: kernel {}, width {hidden}", k.name);
+                    assert_eq!((k.screlu_dot)(&acc, &w), dot, "screlu_dot: kernel {}, width {hidden}", k.name);
+                }
             }
         }
     }

@@ -1,47 +1,67 @@
 //! Portable kernels on `wide` vectors of 16 lanes (whatever the target compiles them to).
 
-use crate::nnue::{HIDDEN, QA};
+use crate::nnue::QA;
 use wide::{i16x16, i32x8};
 
 const LANES: usize = 16;
-const CHUNKS: usize = HIDDEN / LANES;
+/// Vectors that hold a slice of the accumulator while rows stream in.
+const REGS: usize = 16;
 
 #[inline(always)]
-fn load(s: &[i16]) -> i16x16 {
-    let a: [i16; LANES] = s[..LANES].try_into().unwrap_or([0; LANES]);
-    i16x16::from(a)
+fn load(s: &[i16; LANES]) -> i16x16 {
+    i16x16::from(*s)
 }
 
-/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`).
-pub fn update(src: &[i16; HIDDEN], dst: &mut [i16; HIDDEN], w1: &[i16], adds: &[usize], subs: &[usize]) {
-    let mut regs = [i16x16::ZERO; CHUNKS];
-    for (i, r) in regs.iter_mut().enumerate() {
-        *r = load(&src[i * LANES..]);
-    }
-    for &a in adds {
-        let row = &w1[a..a + HIDDEN];
-        for (i, r) in regs.iter_mut().enumerate() {
-            *r += load(&row[i * LANES..]);
+/// [`update`] for a width `H` known when compiling (see the AVX2 kernel).
+#[inline(always)]
+pub(crate) fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    let r = if H % (REGS * LANES) == 0 { REGS } else { REGS / 2 };
+    let (d, _) = acc.as_chunks_mut::<LANES>();
+    let s = from.map(|f| f.as_chunks::<LANES>().0);
+    for c in (0..H / LANES).step_by(r) {
+        let mut regs = [i16x16::ZERO; REGS];
+        for i in 0..r {
+            // Each slice is read whole before it is written: in place is safe.
+            regs[i] = load(s.map_or(&d[c + i], |s| &s[c + i]));
+        }
+        for &a in adds {
+            let (row, _) = w1[a + c * LANES..a + (c + r) * LANES].as_chunks::<LANES>();
+            for i in 0..r {
+                regs[i] += load(&row[i]);
+            }
+        }
+        for &a in subs {
+            let (row, _) = w1[a + c * LANES..a + (c + r) * LANES].as_chunks::<LANES>();
+            for i in 0..r {
+                regs[i] -= load(&row[i]);
+            }
+        }
+        for i in 0..r {
+            d[c + i] = regs[i].to_array();
         }
     }
-    for &s in subs {
-        let row = &w1[s..s + HIDDEN];
-        for (i, r) in regs.iter_mut().enumerate() {
-            *r -= load(&row[i * LANES..]);
-        }
+}
+
+/// [`screlu_dot`] for a width `H` known when compiling.
+#[inline(always)]
+pub(crate) fn dot_fixed<const H: usize>(a: &[i16; H], w: &[i16; H]) -> i32 {
+    let (zero, qa) = (i16x16::ZERO, i16x16::splat(QA as i16));
+    let mut sum = i32x8::ZERO;
+    let (a, _) = a.as_chunks::<LANES>();
+    let (w, _) = w.as_chunks::<LANES>();
+    for (a, w) in a.iter().zip(w) {
+        let c = load(a).max(zero).min(qa);
+        sum += (c * load(w)).dot(c);
     }
-    for (i, r) in regs.iter().enumerate() {
-        dst[i * LANES..(i + 1) * LANES].copy_from_slice(&r.to_array());
-    }
+    sum.to_array().iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+/// `dst = src` plus rows `adds` minus rows `subs` (offsets into `w1`; rows as long as `src`).
+pub fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    super::by_width_update!(acc, from, update_fixed, super::scalar::update, w1, adds, subs)
 }
 
 /// `Σ c·(c·w as i16)` with `c = clamp(a, 0, QA)`, wrapping in 32 bits.
-pub fn screlu_dot(a: &[i16; HIDDEN], w: &[i16]) -> i32 {
-    let (zero, qa) = (i16x16::ZERO, i16x16::splat(QA as i16));
-    let mut sum = i32x8::ZERO;
-    for i in 0..CHUNKS {
-        let c = load(&a[i * LANES..]).max(zero).min(qa);
-        sum += (c * load(&w[i * LANES..])).dot(c);
-    }
-    sum.to_array().iter().fold(0i32, |s, &x| s.wrapping_add(x))
+pub fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
+    super::by_width!(a, w, dot_fixed, super::scalar::screlu_dot)
 }
