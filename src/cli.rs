@@ -1,6 +1,6 @@
 //! Command-line interface (clap).
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// Tetrad: a chess engine on the compact 4-bit chessboard with SIMD bitboards.
 #[derive(Parser, Debug)]
@@ -9,6 +9,34 @@ pub struct Cli {
     /// What to do; with none, Tetrad speaks UCI on stdin/stdout.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The arguments to run as UCI lines, when the first one is not a
+/// subcommand or an option: `tetrad "genfens 16 seed 7 book None" quit`.
+/// Subcommands keep their meaning (`tetrad bench` is the subcommand, which
+/// prints what the UCI `bench` does). Exits with clap's usage error (status
+/// 2) when an argument starts with neither a subcommand nor a UCI command.
+pub fn uci_lines(argv: &[String]) -> Option<&[String]> {
+    let first = argv.get(1)?;
+    let cmd = Cli::command();
+    let subcommand = |name: &str| name == "help" || cmd.get_subcommands().any(|s| s.get_name() == name || s.get_all_aliases().any(|a| a == name));
+    if first.starts_with('-') || subcommand(first) {
+        return None;
+    }
+    let lines = &argv[1..];
+    for line in lines {
+        let word = line.split_whitespace().next().unwrap_or("");
+        if !word.is_empty() && !crate::uci::COMMANDS.contains(&word) {
+            let shown: String = line.chars().take(64).collect();
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("'{shown}' is neither a subcommand nor a UCI command (UCI commands: {})", crate::uci::COMMANDS.join(", ")),
+                )
+                .exit();
+        }
+    }
+    Some(lines)
 }
 
 /// Subcommands.

@@ -19,7 +19,7 @@
 //! run make one data set between them.
 
 use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
-use crate::openings::{self, BalanceCheck, Rng};
+use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
 use tetrad_eval::EvalConfig;
 use std::io::{Read, Write};
@@ -43,12 +43,6 @@ const DRAW_SCORE: i32 = 8;
 const DRAW_MIN_PLY: usize = 80;
 /// Games longer than this are drawn.
 const MAX_PLIES: usize = 600;
-/// A random-walk opening is this many plies from the start position, or one more.
-const WALK_PLIES: usize = 8;
-/// A random walk is kept when its check search scores within ±this (cp).
-const WALK_WINDOW: i32 = 150;
-/// Walks tried for one game before it is left unplayed.
-const WALK_ATTEMPTS: usize = 32;
 /// Table size of each player thread, MiB.
 const TABLE_MB: usize = 4;
 
@@ -127,7 +121,7 @@ fn game_start(args: &DatagenArgs, book: &[Position], g: usize, check: &BalanceCh
 /// Plays games `range` on the rayon pool; results in game order.
 fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
     let eval = EvalChoice::config(args.eval);
-    let check = BalanceCheck { nodes: args.nodes, window: WALK_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
+    let check = BalanceCheck { nodes: args.nodes, window: BALANCED_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
     range
         .into_par_iter()
         .map_init(

@@ -7,6 +7,7 @@ mod cli;
 mod cpu;
 mod datagen_cmd;
 mod eval_cmd;
+mod genfens;
 mod openings;
 mod options;
 mod parse;
@@ -29,6 +30,11 @@ fn main() {
 /// Everything after the CPU check; returns the exit code.
 #[inline(never)]
 fn run() -> i32 {
+    // `tetrad "cmd 1" "cmd 2" …`: UCI lines, the way OpenBench calls engines.
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some(lines) = cli::uci_lines(&argv) {
+        return uci::Uci::new().run_lines(lines);
+    }
     let args = cli::Cli::parse();
     let code = match args.command.unwrap_or(cli::Command::Uci) {
         cli::Command::Uci => {

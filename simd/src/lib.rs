@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod bitboards;
 pub mod ccr;
+pub mod chess960;
 pub mod convert;
 pub mod fen;
 pub mod movegen;
