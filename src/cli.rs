@@ -61,7 +61,7 @@ pub enum Command {
         #[arg(long, value_enum)]
         eval: Option<EvalChoice>,
     },
-    /// Self-play games at a fixed node budget, writing labelled quiet positions for `tune`.
+    /// Self-play games at a fixed node budget (or scored PGNs: --from-pgn), writing labelled quiet positions for `train` and `tune`.
     Datagen(DatagenArgs),
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
@@ -138,14 +138,40 @@ pub enum DataFormat {
     Bin,
     /// One text file of `FEN c9 "1-0"; ce 34;` lines (for `tune`).
     Epd,
+    /// One file of 32-byte `bulletformat` chess records (for the bullet GPU trainer).
+    Bullet,
+}
+
+/// How `datagen --from-pgn` reads a player's centipawns.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreUnits {
+    /// A player whose name contains "tetrad" (any case) is Tetrad: its scores
+    /// are the search's and are turned into the network's units; any other
+    /// player's are kept as they are.
+    Auto,
+    /// Every score is Tetrad's search score (turned into the network's units).
+    Tetrad,
+    /// Every score is kept as the PGN has it (another engine's centipawns).
+    AsIs,
 }
 
 /// Arguments of `tetrad datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// Output: a directory of shards (`--format bin`) or a file (`--format epd`).
+    /// Output: a directory of shards (`--format bin`) or a file (`--format epd|bullet`).
     #[arg(long)]
     pub out: String,
+    /// Instead of playing games, read these PGN files (cutechess-cli,
+    /// fastchess, OpenBench, tools/match.py) and keep the quiet positions
+    /// with the score of each move's comment.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["book", "walks", "shards", "resume"])]
+    pub from_pgn: Vec<String>,
+    /// With --from-pgn: keep only the scores of this player (White/Black tag).
+    #[arg(long, requires = "from_pgn")]
+    pub player: Option<String>,
+    /// With --from-pgn: whose units the scores are in.
+    #[arg(long, value_enum, default_value_t = ScoreUnits::Auto, requires = "from_pgn")]
+    pub units: ScoreUnits,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Bin)]
     pub format: DataFormat,
