@@ -164,7 +164,7 @@ pub struct DatagenArgs {
     /// Instead of playing games, read these PGN files (cutechess-cli,
     /// fastchess, OpenBench, tools/match.py) and keep the quiet positions
     /// with the score of each move's comment.
-    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["book", "walks", "shards", "resume"])]
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["book", "walks", "shards", "resume", "games", "nodes", "seed", "random_plies"])]
     pub from_pgn: Vec<String>,
     /// With --from-pgn: keep only the scores of this player (White/Black tag).
     #[arg(long, requires = "from_pgn")]
