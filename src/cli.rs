@@ -1,6 +1,6 @@
 //! Command-line interface (clap).
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// Tetrad: a chess engine on the compact 4-bit chessboard with SIMD bitboards.
 #[derive(Parser, Debug)]
@@ -9,6 +9,34 @@ pub struct Cli {
     /// What to do; with none, Tetrad speaks UCI on stdin/stdout.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The arguments to run as UCI lines, when the first one is not a
+/// subcommand or an option: `tetrad "genfens 16 seed 7 book None" quit`.
+/// Subcommands keep their meaning (`tetrad bench` is the subcommand, which
+/// prints what the UCI `bench` does). Exits with clap's usage error (status
+/// 2) when an argument starts with neither a subcommand nor a UCI command.
+pub fn uci_lines(argv: &[String]) -> Option<&[String]> {
+    let first = argv.get(1)?;
+    let cmd = Cli::command();
+    let subcommand = |name: &str| name == "help" || cmd.get_subcommands().any(|s| s.get_name() == name || s.get_all_aliases().any(|a| a == name));
+    if first.starts_with('-') || subcommand(first) {
+        return None;
+    }
+    let lines = &argv[1..];
+    for line in lines {
+        let word = line.split_whitespace().next().unwrap_or("");
+        if !word.is_empty() && !crate::uci::COMMANDS.contains(&word) {
+            let shown: String = line.chars().take(64).collect();
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("'{shown}' is neither a subcommand nor a UCI command (UCI commands: {})", crate::uci::COMMANDS.join(", ")),
+                )
+                .exit();
+        }
+    }
+    Some(lines)
 }
 
 /// Subcommands.
@@ -33,7 +61,7 @@ pub enum Command {
         #[arg(long, value_enum)]
         eval: Option<EvalChoice>,
     },
-    /// Self-play games at a fixed node budget, writing labelled quiet positions for `tune`.
+    /// Self-play games at a fixed node budget (or scored PGNs: --from-pgn), writing labelled quiet positions for `train` and `tune`.
     Datagen(DatagenArgs),
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
@@ -112,14 +140,40 @@ pub enum DataFormat {
     Bin,
     /// One text file of `FEN c9 "1-0"; ce 34;` lines (for `tune`).
     Epd,
+    /// One file of 32-byte `bulletformat` chess records (for the bullet GPU trainer).
+    Bullet,
+}
+
+/// How `datagen --from-pgn` reads a player's centipawns.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreUnits {
+    /// A player whose name contains "tetrad" (any case) is Tetrad: its scores
+    /// are the search's and are turned into the network's units; any other
+    /// player's are kept as they are.
+    Auto,
+    /// Every score is Tetrad's search score (turned into the network's units).
+    Tetrad,
+    /// Every score is kept as the PGN has it (another engine's centipawns).
+    AsIs,
 }
 
 /// Arguments of `tetrad datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// Output: a directory of shards (`--format bin`) or a file (`--format epd`).
+    /// Output: a directory of shards (`--format bin`) or a file (`--format epd|bullet`).
     #[arg(long)]
     pub out: String,
+    /// Instead of playing games, read these PGN files (cutechess-cli,
+    /// fastchess, OpenBench, tools/match.py) and keep the quiet positions
+    /// with the score of each move's comment.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["book", "walks", "shards", "resume", "games", "nodes", "seed", "random_plies"])]
+    pub from_pgn: Vec<String>,
+    /// With --from-pgn: keep only the scores of this player (White/Black tag).
+    #[arg(long, requires = "from_pgn")]
+    pub player: Option<String>,
+    /// With --from-pgn: whose units the scores are in.
+    #[arg(long, value_enum, default_value_t = ScoreUnits::Auto, requires = "from_pgn")]
+    pub units: ScoreUnits,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Bin)]
     pub format: DataFormat,

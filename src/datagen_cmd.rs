@@ -19,18 +19,18 @@
 //! run make one data set between them.
 
 use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
-use crate::openings::{self, BalanceCheck, Rng};
+use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
 use tetrad_eval::EvalConfig;
-use std::io::{Read, Write};
+use crate::data_file::DataFile;
+use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::dataset::{self, GameResult, Record};
-use tetrad_search::see::see_ge;
 use tetrad_search::worker::Worker;
-use tetrad_search::{TranspositionTable, MATE_IN_MAX};
-use tetrad_simd::{ccr_to_bitboards, generate, in_check, legal_moves, Color, GenType, MoveList, Position};
+use tetrad_search::TranspositionTable;
+use tetrad_simd::{in_check, legal_moves, Color, Position};
 
 /// A game's start more lopsided than this (cp, first search) is not played.
 const MAX_OPENING_SCORE: i32 = 600;
@@ -43,12 +43,6 @@ const DRAW_SCORE: i32 = 8;
 const DRAW_MIN_PLY: usize = 80;
 /// Games longer than this are drawn.
 const MAX_PLIES: usize = 600;
-/// A random-walk opening is this many plies from the start position, or one more.
-const WALK_PLIES: usize = 8;
-/// A random walk is kept when its check search scores within ±this (cp).
-const WALK_WINDOW: i32 = 150;
-/// Walks tried for one game before it is left unplayed.
-const WALK_ATTEMPTS: usize = 32;
 /// Table size of each player thread, MiB.
 const TABLE_MB: usize = 4;
 
@@ -57,14 +51,6 @@ const TABLE_MB: usize = 4;
 struct Game {
     positions: Vec<(Position, i32)>,
     result: GameResult,
-}
-
-/// Whether the side to move has a capture that wins material by SEE.
-fn has_winning_capture(pos: &Position) -> bool {
-    let mut caps = MoveList::new();
-    generate(pos, GenType::Captures, &mut caps);
-    let bb = ccr_to_bitboards(pos.ccr());
-    caps.iter().any(|&m| see_ge(pos, &bb, m, 1))
 }
 
 /// Plays one game from `start` at `nodes` per move.
@@ -100,8 +86,7 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
         if draw_streak >= DRAW_PLIES {
             break GameResult::Draw;
         }
-        let quiet_best = !pos.is_capture(r.best) && r.best.promo().is_none();
-        if !in_check(&pos) && quiet_best && r.score.abs() < MATE_IN_MAX && !has_winning_capture(&pos) {
+        if crate::quiet::is_quiet_sample(&pos, r.best, r.score) {
             let units = eval.network_units(white_score, &pos);
             positions.push((pos, units));
         }
@@ -127,7 +112,7 @@ fn game_start(args: &DatagenArgs, book: &[Position], g: usize, check: &BalanceCh
 /// Plays games `range` on the rayon pool; results in game order.
 fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
     let eval = EvalChoice::config(args.eval);
-    let check = BalanceCheck { nodes: args.nodes, window: WALK_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
+    let check = BalanceCheck { nodes: args.nodes, window: BALANCED_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
     range
         .into_par_iter()
         .map_init(
@@ -253,9 +238,10 @@ fn run_bin(args: &DatagenArgs, book: &[Position], book_text: &str, threads: usiz
     0
 }
 
-fn run_epd(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
-    let mut out = match std::fs::File::create(&args.out) {
-        Ok(f) => std::io::BufWriter::new(f),
+/// `--format epd|bullet`: one file at `--out`, written in batches of games.
+fn run_file(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
+    let mut out = match DataFile::create(&args.out, args.format) {
+        Ok(f) => f,
         Err(e) => {
             errln!("error: cannot create {}: {e}", args.out);
             return 2;
@@ -267,20 +253,23 @@ fn run_epd(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
     let mut index = 0;
     while index < args.games {
         let end = (index + batch).min(args.games);
-        for game in play_range(args, book, index..end) {
-            for (pos, score) in &game.positions {
-                let full = pos.to_fen();
-                let four: Vec<&str> = full.split(' ').take(4).collect();
-                let _ = writeln!(out, "{} c9 \"{}\"; ce {score};", four.join(" "), game.result.pgn());
-                written += 1;
+        let records: Vec<Record> = play_range(args, book, index..end)
+            .iter()
+            .flat_map(|game| game.positions.iter().map(move |(p, s)| Record::new(p, *s, game.result)))
+            .collect();
+        match out.write(&records) {
+            Ok(n) => written += n,
+            Err(e) => {
+                errln!("\nerror: writing {} failed: {e}", args.out);
+                return 1;
             }
         }
         index = end;
         err!("\rgames {index}/{} {}", args.games, progress(start, written, index, args.games - index, threads));
     }
     errln!();
-    if out.flush().is_err() {
-        errln!("error: writing {} failed", args.out);
+    if let Err(e) = out.finish() {
+        errln!("error: writing {} failed: {e}", args.out);
         return 1;
     }
     outln!("{written} positions from {} games written to {}", args.games, args.out);
@@ -289,6 +278,9 @@ fn run_epd(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &DatagenArgs) -> i32 {
+    if !args.from_pgn.is_empty() {
+        return crate::from_pgn::run(args);
+    }
     let book_text = match &args.book {
         Some(path) => match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -310,10 +302,10 @@ pub fn run(args: &DatagenArgs) -> i32 {
     let threads = rayon::current_num_threads();
     match args.format {
         DataFormat::Bin => run_bin(args, &book, &book_text, threads),
-        DataFormat::Epd if args.shards.is_some() => {
-            errln!("error: --shards needs --format bin (shards are its files)");
+        DataFormat::Epd | DataFormat::Bullet if args.shards.is_some() || args.resume => {
+            errln!("error: --shards and --resume need --format bin (shards are its files)");
             2
         }
-        DataFormat::Epd => run_epd(args, &book, threads),
+        DataFormat::Epd | DataFormat::Bullet => run_file(args, &book, threads),
     }
 }

@@ -5,13 +5,18 @@ mod out;
 mod bench_cmd;
 mod cli;
 mod cpu;
+mod data_file;
 mod datagen_cmd;
 mod eval_cmd;
+mod from_pgn;
+mod genfens;
 mod net_cmd;
 mod openings;
 mod options;
 mod parse;
 mod perft_cmd;
+mod pgn_score;
+mod quiet;
 mod train_cmd;
 mod tune_cmd;
 mod uci;
@@ -30,6 +35,11 @@ fn main() {
 /// Everything after the CPU check; returns the exit code.
 #[inline(never)]
 fn run() -> i32 {
+    // `tetrad "cmd 1" "cmd 2" …`: UCI lines, the way OpenBench calls engines.
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some(lines) = cli::uci_lines(&argv) {
+        return uci::Uci::new().run_lines(lines);
+    }
     let args = cli::Cli::parse();
     let code = match args.command.unwrap_or(cli::Command::Uci) {
         cli::Command::Uci => {

@@ -5,12 +5,14 @@
 //! Everything depends only on the seed and the arguments: the check search is
 //! single-threaded, node-limited, on a fresh table and cleared histories.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::EvalConfig;
 use tetrad_search::worker::{SearchJob, SearchShared, Worker};
 use tetrad_search::{Limits, ThreadResult, TranspositionTable};
-use tetrad_simd::{legal_moves, Position};
+use tetrad_simd::pgn::PgnReader;
+use tetrad_simd::{legal_moves, PieceType, Position, Square};
 
 /// splitmix64: small, seedable, the same on every platform.
 pub struct Rng(pub u64);
@@ -87,6 +89,13 @@ pub fn search_move(
     worker.search(&job)
 }
 
+/// A random-walk opening is this many plies from the start position, or one more.
+pub const WALK_PLIES: usize = 8;
+/// An opening is balanced when its check search scores within ±this (cp, the search's scale).
+pub const BALANCED_WINDOW: i32 = 150;
+/// Walks tried for one opening before giving up on it.
+pub const WALK_ATTEMPTS: usize = 32;
+
 /// How openings are checked for balance.
 #[derive(Clone, Debug)]
 pub struct BalanceCheck {
@@ -122,6 +131,35 @@ pub fn balanced_walk(
     None
 }
 
+/// Whether the game is over at `pos` before anyone moves: no legal move, the
+/// fifty-move rule, or too little material for either side to mate (bare
+/// kings, or one minor piece beside them).
+pub fn is_over(pos: &Position) -> bool {
+    let minors_or_more = Square::all()
+        .filter_map(|s| pos.piece_at(s))
+        .filter(|p| p.kind() != PieceType::King)
+        .map(|p| if matches!(p.kind(), PieceType::Knight | PieceType::Bishop) { 1 } else { 2 })
+        .sum::<u32>();
+    legal_moves(pos).is_empty() || pos.halfmove_clock() >= 100 || minors_or_more <= 1
+}
+
+/// The positions of a book file: the end of each game of a PGN book (bad
+/// games left out), or for any other file [`parse_book`]'s FEN/EPD lines.
+pub fn load_book(path: &Path) -> Result<Vec<Position>, String> {
+    let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let book = if is_pgn {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        PgnReader::new(std::io::BufReader::new(file)).flatten().map(|g| g.end()).collect()
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        parse_book(&String::from_utf8_lossy(&bytes))
+    };
+    if book.is_empty() {
+        return Err(format!("the book {} has no positions", path.display()));
+    }
+    Ok(book)
+}
+
 /// The book's positions: one FEN (or EPD: its first four fields) a line; lines
 /// that do not parse are left out.
 pub fn parse_book(text: &str) -> Vec<Position> {
@@ -154,6 +192,15 @@ mod tests {
         assert_eq!(a.key(), b.key());
         assert_eq!(a.fullmove_number(), 5);
         assert!(!legal_moves(&a).is_empty());
+    }
+
+    #[test]
+    fn games_that_are_over() {
+        assert!(!is_over(&Position::startpos()));
+        for fen in ["7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"] {
+            assert!(is_over(&Position::from_fen(fen).unwrap()), "{fen}");
+        }
+        assert!(!is_over(&Position::from_fen("4k3/8/8/8/8/8/8/3NKB2 w - - 0 1").unwrap()));
     }
 
     #[test]

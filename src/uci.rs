@@ -33,7 +33,15 @@ pub struct Uci {
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
+    /// `info string error` lines sent so far (the exit status of command-line runs).
+    errors: usize,
 }
+
+/// The commands [`Uci::handle`] knows: a command-line argument must start with one.
+pub const COMMANDS: &[&str] = &[
+    "uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption", "quit", "d", "eval", "perft", "bench",
+    "genfens", "debug", "register",
+];
 
 fn spawn_reader() -> Receiver<String> {
     let (tx, rx) = unbounded();
@@ -75,7 +83,57 @@ impl Uci {
             skill_level: tetrad_search::skill::MAX_LEVEL,
             limit_strength: false,
             elo: crate::options::ELO_MAX as i32,
+            errors: 0,
         }
+    }
+
+    /// Runs command-line arguments as UCI lines, in order, each to its end:
+    /// a `go` waits for its search (so it must be given a limit) and a
+    /// `perft` for its count. Stops after `quit`. Returns the exit status:
+    /// 1 when any line was answered with an error, else 0.
+    pub fn run_lines(&mut self, lines: &[String]) -> i32 {
+        for line in lines {
+            let go_on = match line.trim().strip_prefix("go") {
+                Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => self.go_to_the_end(rest),
+                _ => self.handle(line),
+            };
+            self.wait_for_work();
+            if !go_on {
+                break;
+            }
+        }
+        self.stop_and_wait();
+        i32::from(self.errors > 0)
+    }
+
+    /// `go` from the command line: refused without a limit that ends the search by itself.
+    fn go_to_the_end(&mut self, args: &str) -> bool {
+        let limits = match parse_go(args, &self.position) {
+            Ok(l) | Err(GoError(_, l)) => l,
+        };
+        let stm = self.position.side_to_move().index();
+        let bounded = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.mate.is_some() || limits.time[stm].is_some();
+        if limits.infinite || limits.ponder || !bounded {
+            self.error("go on the command line needs a limit that ends it: depth, nodes, movetime, mate or the mover's wtime/btime");
+            return true;
+        }
+        self.handle(&format!("go {args}"))
+    }
+
+    /// Waits for a running search or perft to finish by itself.
+    fn wait_for_work(&mut self) {
+        if self.engine.is_searching() {
+            self.engine.wait();
+        }
+        if let Some((handle, _)) = self.perft.take() {
+            let _ = handle.join();
+        }
+    }
+
+    /// Answers a bad command: one `info string error: …` line, counted.
+    fn error(&mut self, message: &str) {
+        self.errors += 1;
+        emit(&format!("info string error: {message}"));
     }
 
     /// Runs until `quit` or end of input.
@@ -139,8 +197,12 @@ impl Uci {
                 self.stop_and_wait();
                 crate::bench_cmd::run(None, None, None, &self.engine.eval_config().clone());
             }
+            "genfens" => {
+                self.stop_and_wait();
+                self.cmd_genfens(rest);
+            }
             "debug" | "register" => {}
-            _ => emit(&format!("info string error: unknown command '{}'", cmd.chars().take(64).collect::<String>())),
+            _ => self.error(&format!("unknown command '{}'", cmd.chars().take(64).collect::<String>())),
         }
         true
     }
@@ -176,10 +238,10 @@ impl Uci {
                 self.position = parsed.position;
                 self.history = parsed.history;
                 if let Some(err) = parsed.error {
-                    emit(&format!("info string error: {err}"));
+                    self.error(&err);
                 }
             }
-            Err(e) => emit(&format!("info string error: {e}")),
+            Err(e) => self.error(&e),
         }
     }
 
@@ -188,7 +250,7 @@ impl Uci {
         let limits = match parse_go(args, &self.position) {
             Ok(l) => l,
             Err(GoError(msg, l)) => {
-                emit(&format!("info string error: {msg}"));
+                self.error(&msg);
                 l
             }
         };
@@ -217,12 +279,12 @@ impl Uci {
                 None => (rest.trim(), None),
             },
             None => {
-                emit("info string error: setoption needs 'name <id> [value <x>]'");
+                self.error("setoption needs 'name <id> [value <x>]'");
                 return;
             }
         };
         let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(name)) else {
-            emit(&format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
+            self.error(&format!("unknown option '{}'", name.chars().take(64).collect::<String>()));
             return;
         };
         match opt {
@@ -230,7 +292,7 @@ impl Uci {
             EngineOption::Combo { name, values, .. } => {
                 let v = value.unwrap_or("").to_ascii_lowercase();
                 if !values.contains(&v.as_str()) {
-                    emit(&format!("info string error: option '{name}' needs one of: {}", values.join(", ")));
+                    self.error(&format!("option '{name}' needs one of: {}", values.join(", ")));
                     return;
                 }
                 if *name == "Eval" {
@@ -260,17 +322,17 @@ impl Uci {
                         self.change_tb(|tb| tb.rule50 = v == "true");
                     }
                 }
-                _ => emit(&format!("info string error: option '{name}' needs value true or false")),
+                _ => self.error(&format!("option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {
                 let parsed = value.and_then(|v| v.parse::<i64>().ok());
                 let Some(v) = parsed else {
-                    emit(&format!("info string error: option '{name}' needs an integer value"));
+                    self.error(&format!("option '{name}' needs an integer value"));
                     return;
                 };
                 let clamped = v.clamp(*min, *max);
                 if clamped != v {
-                    emit(&format!("info string error: option '{name}' value {v} out of range, using {clamped}"));
+                    self.error(&format!("option '{name}' value {v} out of range, using {clamped}"));
                 }
                 match *name {
                     "Hash" => self.engine.set_hash(clamped as usize),
@@ -309,7 +371,7 @@ impl Uci {
             match tetrad_eval::nnue::Network::load(std::path::Path::new(path)) {
                 Ok(n) => std::sync::Arc::new(n),
                 Err(e) => {
-                    emit(&format!("info string error: EvalFile {e}; keeping the current network"));
+                    self.error(&format!("EvalFile {e}; keeping the current network"));
                     return;
                 }
             }
@@ -348,11 +410,22 @@ impl Uci {
         self.engine.set_tb_config(tb);
     }
 
+    /// `genfens N seed S book B [extra…]`: see [`crate::genfens`].
+    fn cmd_genfens(&mut self, args: &str) {
+        let chess960 = self.engine.chess960();
+        let result = crate::genfens::parse(args, chess960).and_then(|req| {
+            crate::genfens::generate(&req, self.engine.eval_config(), |pos| emit(&format!("info string genfens {}", pos.to_fen())))
+        });
+        if let Err(e) = result {
+            self.error(&e);
+        }
+    }
+
     fn cmd_perft(&mut self, args: &str) {
         let depth = match args.trim().parse::<u32>() {
             Ok(d) if d <= 12 => d,
             _ => {
-                emit("info string error: perft needs a depth 0..=12");
+                self.error("perft needs a depth 0..=12");
                 return;
             }
         };
@@ -368,7 +441,7 @@ impl Uci {
         });
         match spawned {
             Ok(handle) => self.perft = Some((handle, stop)),
-            Err(e) => emit(&format!("info string error: cannot start perft: {e}")),
+            Err(e) => self.error(&format!("cannot start perft: {e}")),
         }
     }
 }

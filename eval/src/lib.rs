@@ -12,6 +12,7 @@
 
 pub mod attack_planes;
 pub mod bits;
+pub mod bullet;
 pub mod dataset;
 pub mod endgame;
 pub mod eval;
