@@ -1,12 +1,12 @@
 //! One output file of training positions, for `datagen --format epd|bullet`
 //! (plain and `--from-pgn`): EPD text for `tune`, or bulletformat records
 //! for the bullet GPU trainer. Binary shards, for `train`, are written by
-//! `tetrad_eval::dataset` instead.
+//! `tetrad_eval::learn::dataset` instead.
 
 use crate::cli::DataFormat;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use tetrad_eval::dataset::Record;
+use tetrad_eval::learn::dataset::Record;
 
 /// An open output file of one of the single-file formats.
 pub struct DataFile {
@@ -23,7 +23,7 @@ impl DataFile {
     /// Appends records; returns how many were written.
     pub fn write(&mut self, records: &[Record]) -> io::Result<usize> {
         match self.format {
-            DataFormat::Bullet => tetrad_eval::bullet::write_bullet(&mut self.out, records),
+            DataFormat::Bullet => tetrad_eval::learn::bullet::write_bullet(&mut self.out, records),
             _ => {
                 let mut n = 0;
                 for r in records {

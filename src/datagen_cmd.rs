@@ -27,7 +27,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use tetrad_eval::dataset::{self, GameResult, Record};
+use tetrad_eval::learn::dataset::{self, GameResult, Record};
 use tetrad_search::worker::Worker;
 use tetrad_search::TranspositionTable;
 use tetrad_simd::{in_check, legal_moves, Color, Position};

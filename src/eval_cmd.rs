@@ -68,7 +68,7 @@ fn compare(path: &std::path::Path, net: &tetrad_eval::nnue::Network) -> i32 {
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvalArgs) -> i32 {
     if args.print_weights {
-        out!("{}", tetrad_eval::weights::PARAMS.to_rust_source());
+        out!("{}", tetrad_eval::hce::weights::PARAMS.to_rust_source());
         return 0;
     }
     let net = match &args.net {

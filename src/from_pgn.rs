@@ -22,7 +22,7 @@ use crate::pgn_score::{parse_comment, CommentScore};
 use crate::quiet::is_quiet_sample;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use tetrad_eval::dataset::{self, GameResult, Record};
+use tetrad_eval::learn::dataset::{self, GameResult, Record};
 use tetrad_eval::EvalConfig;
 use tetrad_simd::pgn::{PgnError, PgnGame, PgnReader, PgnResult};
 use tetrad_simd::Color;

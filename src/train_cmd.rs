@@ -3,7 +3,7 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetrad_eval::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig};
+use tetrad_eval::learn::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig};
 
 /// Arguments of `tetrad train`.
 #[derive(Args, Debug)]

@@ -3,7 +3,7 @@
 use clap::Args;
 use rayon::prelude::*;
 use std::path::PathBuf;
-use tetrad_eval::wdl::{fit, nll, Observation, MODEL};
+use tetrad_eval::learn::wdl::{fit, nll, Observation, MODEL};
 
 /// Arguments of `tetrad wdl-fit`.
 #[derive(Args, Debug)]
@@ -18,7 +18,7 @@ pub struct WdlFitArgs {
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &WdlFitArgs) -> i32 {
-    let data = match tetrad_eval::train::load_data(&args.data) {
+    let data = match tetrad_eval::learn::train::load_data(&args.data) {
         Ok(d) => d,
         Err(e) => {
             errln!("error: {e}");

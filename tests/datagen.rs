@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tetrad_eval::dataset;
+use tetrad_eval::learn::dataset;
 
 fn datagen(dir: &Path, games: usize, threads: usize, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tetrad"))

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tetrad_eval::dataset::{self, Record};
+use tetrad_eval::learn::dataset::{self, Record};
 use tetrad_eval::nnue::{default_network, Network};
 use tetrad_simd::{ccr_to_bitboards, Color};
 

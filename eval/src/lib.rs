@@ -1,47 +1,39 @@
-//! Evaluation on bitboards for Tetrad.
+//! Evaluation on bitboards for Tetrad, in three parts:
 //!
-//! The search hands over a [`Position`]; the evaluator converts its CCR to
+//! - [`hce`]: the hand-written evaluation (tapered terms, every weight in
+//!   [`hce::weights::PARAMS`], a pawn hash);
+//! - [`nnue`]: the network (its file, shapes, SIMD kernels and per-thread cache);
+//! - [`learn`]: learning from games (data set, network trainer, Texel tuner,
+//!   win/draw/loss fit, `bulletformat` export).
+//!
+//! The search hands over a [`Position`]; an [`Evaluator`] converts its CCR to
 //! bitboards with the SIMD kernel (`tetrad_simd::ccr_to_bitboards`) and
-//! scores them: a tapered (middlegame/endgame) sum of material, piece-square
-//! tables, mobility, pawn structure (cached in a per-evaluator pawn hash),
-//! passed pawns, king safety, threats and piece placement, with endgame
-//! scaling. Every weight lives in one table, [`weights::PARAMS`]; the
-//! [`tune`] module fits them to game results. Scores are centipawns from the
-//! side to move's point of view and stay within ±[`trace::EVAL_LIMIT`].
+//! scores them with the evaluation its [`EvalConfig`] names. Scores are
+//! centipawns from the side to move's point of view and stay within
+//! ±[`hce::trace::EVAL_LIMIT`].
 #![deny(missing_docs)]
 
-pub mod attack_planes;
-pub mod bits;
-pub mod bullet;
-pub mod dataset;
-pub mod endgame;
-pub mod eval;
+pub mod hce;
+pub mod learn;
 pub mod nnue;
-pub mod params;
-pub mod pawns;
-pub mod score;
-pub mod trace;
-pub mod train;
-pub mod tune;
-pub mod wdl;
-pub mod weights;
 
-pub use attack_planes::AttackPlanes;
-pub use params::{Params, Term};
-pub use score::{Score, S};
-pub use trace::{Coeffs, Trace};
+pub use hce::attack_planes::AttackPlanes;
+pub use hce::params::{Params, Term};
+pub use hce::score::{Score, S};
+pub use hce::trace::{Coeffs, Trace};
 
 use nnue::{Network, NnueCache};
-use pawns::PawnTable;
+use hce::pawns::PawnTable;
+use hce::{endgame, eval};
 use std::sync::Arc;
 use tetrad_simd::{ccr_to_bitboards, Bitboards, Position};
-use trace::{NoTrace, EVAL_LIMIT};
-use weights::PARAMS;
+use hce::trace::{NoTrace, EVAL_LIMIT};
+use hce::weights::PARAMS;
 
 /// Which evaluation the engine uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum EvalKind {
-    /// The hand-written evaluation ([`eval`], weights in [`weights`]).
+    /// The hand-written evaluation ([`hce`]).
     Hce,
     /// The network ([`nnue`]).
     Nnue,

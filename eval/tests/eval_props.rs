@@ -1,7 +1,7 @@
 //! Properties of the evaluation: colour symmetry, cache transparency, trace
 //! consistency, bounds, and the insufficient-material draws.
 
-use tetrad_eval::{coefficients, evaluate_uncached, trace, weights::PARAMS, Evaluator};
+use tetrad_eval::{coefficients, evaluate_uncached, hce::weights::PARAMS, trace, Evaluator};
 use tetrad_simd::{legal_moves, Position};
 
 const PERFT_EPD: &str = "../../shared/data/perft.epd";

@@ -2,9 +2,9 @@
 //! float model against its quantised twin, and a trainer whose loss falls.
 
 use std::sync::Arc;
-use tetrad_eval::dataset::{GameResult, Record};
+use tetrad_eval::learn::dataset::{GameResult, Record};
 use tetrad_eval::nnue::{Arch, KingBuckets, Network};
-use tetrad_eval::train::{self, Checkpoint, Data, Model, Scratch, TrainConfig};
+use tetrad_eval::learn::train::{self, Checkpoint, Data, Model, Scratch, TrainConfig};
 use tetrad_eval::{evaluate_nnue_uncached, EvalConfig, EvalKind, Evaluator};
 use tetrad_simd::{legal_moves, Position};
 

@@ -1,8 +1,8 @@
 //! Tuner smoke test on the 1000-position sample: the data loads, K is
 //! finite, the error falls over a few epochs, and a fixed seed repeats.
 
-use tetrad_eval::tune::{load_samples, TuneConfig, Tuner};
-use tetrad_eval::weights::PARAMS;
+use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
+use tetrad_eval::hce::weights::PARAMS;
 
 fn sample_text() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/texel_sample.epd");
@@ -41,9 +41,9 @@ fn linear_form_matches_the_evaluation() {
     // agrees with the engine's integer evaluation to within rounding.
     let text = sample_text();
     for line in text.lines().take(200) {
-        let (pos, _) = tetrad_eval::tune::parse_line(line).unwrap();
-        let tunable = tetrad_eval::tune::data::tunable_slots();
-        let s = tetrad_eval::tune::Sample::new(&pos, 0.5, &tunable);
+        let (pos, _) = tetrad_eval::learn::tune::parse_line(line).unwrap();
+        let tunable = tetrad_eval::learn::tune::data::tunable_slots();
+        let s = tetrad_eval::learn::tune::Sample::new(&pos, 0.5, &tunable);
         let mut white = s.const_mg * s.mg_weight + s.const_eg * s.eg_weight;
         let slots = PARAMS.to_slots();
         for &(slot, n) in &s.terms {

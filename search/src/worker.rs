@@ -34,8 +34,8 @@ fn wdl_text(root: &Position, score: i32) -> String {
     } else if score <= -crate::tb::TB_WIN_IN_MAX {
         [0, 0, 1000]
     } else {
-        let m = tetrad_eval::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
-        tetrad_eval::wdl::MODEL.per_mille(score, m)
+        let m = tetrad_eval::learn::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
+        tetrad_eval::learn::wdl::MODEL.per_mille(score, m)
     };
     format!(" wdl {w} {d} {l}")
 }

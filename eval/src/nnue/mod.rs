@@ -2,7 +2,7 @@
 //! → SCReLU → one output chosen by material ([`BUCKETS`] output buckets).
 //! The shape ([`arch::Arch`]: width, king buckets with a↔h mirroring), the
 //! output scale and the share of it the search sees come from the file's
-//! header ([`file`]).
+//! header ([`mod@file`]).
 //!
 //! Its input is the node's bitboards themselves: feature `(king bucket,
 //! colour relative to the perspective, piece kind, square seen from the

@@ -2,14 +2,14 @@
 //! every number the evaluation uses, with a flat view for the tuner and a
 //! printer that writes the whole set back as Rust source.
 //!
-//! The values themselves live in one table, [`crate::weights::PARAMS`]; the
+//! The values themselves live in one table, [`crate::hce::weights::PARAMS`]; the
 //! tuner's output has exactly that file's format.
 //!
 //! Every field is four bytes wide (a packed [`Score`] or an `i32`) and the
 //! struct is `repr(C)`, so a field element's *slot* — its index in the flat
 //! view — is its byte offset divided by four ([`Params::slot_of`]).
 
-use crate::score::Score;
+use crate::hce::score::Score;
 use std::fmt::Write;
 
 /// The rows of the trace: which part of the evaluation a weight belongs to.
@@ -202,7 +202,7 @@ pub struct Field {
 
 macro_rules! params {
     ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty => $term:ident, $tune:literal; )*) => {
-        /// Every weight of the evaluation (values in [`crate::weights::PARAMS`]).
+        /// Every weight of the evaluation (values in [`crate::hce::weights::PARAMS`]).
         ///
         /// Arrays indexed by piece kind go pawn..king; by square a1..h8 from
         /// White's side (Black looks squares up rank-mirrored); by rank the
@@ -270,11 +270,11 @@ macro_rules! params {
 
 const WEIGHTS_HEADER: &str = "//! The evaluation weights: every number the evaluation uses, in one table.
 //!
-//! Layout and meaning of the fields: [`crate::params::Params`]. `tetrad tune`
+//! Layout and meaning of the fields: [`crate::hce::params::Params`]. `tetrad tune`
 //! writes a file of exactly this format; copy it here and rebuild.
 
-use crate::params::Params;
-use crate::score::S;
+use crate::hce::params::Params;
+use crate::hce::score::S;
 
 /// The evaluation weights compiled into the engine.
 #[rustfmt::skip]
@@ -424,7 +424,7 @@ pub fn slot_name(fields: &[Field], slot: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weights::PARAMS;
+    use crate::hce::weights::PARAMS;
 
     #[test]
     fn slots_round_trip_and_match_layout() {

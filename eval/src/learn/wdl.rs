@@ -10,7 +10,7 @@
 //! likelihood on `datagen` records); `tetrad wdl-fit` prints them for
 //! [`MODEL`].
 
-use crate::dataset::{GameResult, Record};
+use crate::learn::dataset::{GameResult, Record};
 use rayon::prelude::*;
 use tetrad_simd::{Bitboards, Color, PieceType};
 

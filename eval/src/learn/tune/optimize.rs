@@ -5,8 +5,8 @@
 //! whatever the number of threads.
 
 use super::data::{tunable_slots, Sample};
-use crate::params::Params;
-use crate::score::{Score, S};
+use crate::hce::params::Params;
+use crate::hce::score::{Score, S};
 use rayon::prelude::*;
 
 /// Positions per parallel work item (fixed: keeps sums in a fixed order).

@@ -2,8 +2,8 @@
 //! per-position coefficient vector the tuner learns from, and the readable
 //! term-by-term table of `tetrad eval`.
 
-use crate::params::{field_of_slot, Params, Term};
-use crate::score::Score;
+use crate::hce::params::{field_of_slot, Params, Term};
+use crate::hce::score::Score;
 use std::fmt;
 use tetrad_simd::Color;
 

@@ -1,7 +1,7 @@
 //! The float network the trainer fits, one position's forward and backward
 //! pass, and quantisation into the engine's integer [`Network`].
 
-use crate::dataset::Record;
+use crate::learn::dataset::Record;
 use crate::nnue::file::{DEFAULT_SCALE, V1_SEARCH_PCT};
 use crate::nnue::{bucket, Arch, Network, BUCKETS, INPUTS, PIECE_CODES, QA, QB};
 use tetrad_simd::{ccr_to_bitboards, Color};

@@ -2,7 +2,7 @@
 //!
 //! The evaluation is linear in its weights once a position's *coefficients*
 //! are known (how often each weight was added for each side, the phase, the
-//! endgame scale) — see [`crate::trace::Coeffs`]. The tuner evaluates every
+//! endgame scale) — see [`crate::hce::trace::Coeffs`]. The tuner evaluates every
 //! training position once with the compiled-in weights to record these, fits
 //! the sigmoid constant `K` that maps scores to expected results, and then
 //! minimises the mean squared error between results and `sigmoid(K · eval)`

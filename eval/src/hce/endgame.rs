@@ -2,8 +2,8 @@
 //! applied to the endgame half for drawish material (opposite-coloured
 //! bishops, pawnless endings without a decisive edge).
 
-use crate::bits::{popcount, LIGHT_SQUARES};
-use crate::params::Params;
+use crate::hce::bits::{popcount, LIGHT_SQUARES};
+use crate::hce::params::Params;
 use tetrad_simd::{Bitboards, Color, PieceType};
 
 /// The full endgame scale.

@@ -1,7 +1,7 @@
 //! Training positions in `bulletformat`'s chess record, the data format of
 //! bullet, the GPU trainer most engines now use; so a user with a GPU can
 //! train Tetrad's network shapes there. Tetrad's own trainer keeps reading
-//! its own shards ([`crate::dataset`]).
+//! its own shards ([`crate::learn::dataset`]).
 //!
 //! A `ChessBoard` is 32 bytes: occupancy, 4-bit piece codes in square order,
 //! the score and the result, all from the side to move's view (the crate
@@ -9,7 +9,7 @@
 //! header: concatenated files are one file, and bullet's own tools shuffle
 //! and interleave them.
 
-use crate::dataset::Record;
+use crate::learn::dataset::Record;
 use bulletformat::{BulletFormat, ChessBoard};
 use std::io::{self, Write};
 use tetrad_simd::Square;
@@ -41,7 +41,7 @@ pub fn write_bullet(out: &mut impl Write, records: &[Record]) -> io::Result<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::GameResult;
+    use crate::learn::dataset::GameResult;
     use bulletformat::DataLoader;
     use tetrad_simd::Position;
 

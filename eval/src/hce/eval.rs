@@ -2,18 +2,18 @@
 //! piece-square tables, mobility, piece placement, king safety, threats and
 //! passed pawns, then tapering by phase and scaling drawish endings.
 //!
-//! Generic over a [`Tracer`]: with [`crate::trace::NoTrace`] it is the fast
-//! evaluation; with [`crate::trace::Coeffs`] it records every weight used,
+//! Generic over a [`Tracer`]: with [`crate::hce::trace::NoTrace`] it is the fast
+//! evaluation; with [`crate::hce::trace::Coeffs`] it records every weight used,
 //! which is what the trace and the tuner read.
 
-use crate::attack_planes::AttackPlanes;
-use crate::bits::{bishop_attacks, queen_attacks, rook_attacks};
-use crate::bits::{distance, file_bb, forward, front_span, popcount, rank_bb, relative_rank, squares};
-use crate::endgame::{insufficient_material, scale_factor, SCALE_NORMAL};
-use crate::params::{Params, Term};
-use crate::pawns::{evaluate_pawns, pawn_key, PawnEntry, PawnTable};
-use crate::score::{Score, S};
-use crate::trace::{taper, Tracer};
+use crate::hce::attack_planes::AttackPlanes;
+use crate::hce::bits::{bishop_attacks, queen_attacks, rook_attacks};
+use crate::hce::bits::{distance, file_bb, forward, front_span, popcount, rank_bb, relative_rank, squares};
+use crate::hce::endgame::{insufficient_material, scale_factor, SCALE_NORMAL};
+use crate::hce::params::{Params, Term};
+use crate::hce::pawns::{evaluate_pawns, pawn_key, PawnEntry, PawnTable};
+use crate::hce::score::{Score, S};
+use crate::hce::trace::{taper, Tracer};
 use tetrad_simd::attacks::{king_attacks, knight_attacks, pawn_attacks_bb};
 use tetrad_simd::{ccr_to_bitboards, Bitboards, Color, PieceType, Position, Square};
 
@@ -82,7 +82,7 @@ pub fn evaluate_bitboards<T: Tracer>(
         Some(t) if !T::ON => match t.probe(key) {
             Some(e) => *e,
             None => {
-                let e = evaluate_pawns(pawns, kings, key, p, &mut crate::trace::NoTrace);
+                let e = evaluate_pawns(pawns, kings, key, p, &mut crate::hce::trace::NoTrace);
                 t.store(e);
                 e
             }

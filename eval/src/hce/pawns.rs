@@ -6,12 +6,12 @@
 //! their king distances; shelter, storm and open files at each king. Passed
 //! pawn terms that depend on pieces are added outside (see `eval.rs`).
 
-use crate::bits::{
+use crate::hce::bits::{
     adjacent_files, distance, file_bb, forward, front_span, rank_bb, rear_fill, relative_rank, squares, FILE_A,
 };
-use crate::params::Params;
-use crate::score::Score;
-use crate::trace::Tracer;
+use crate::hce::params::Params;
+use crate::hce::score::Score;
+use crate::hce::trace::Tracer;
 use tetrad_simd::attacks::{pawn_attacks, pawn_attacks_bb};
 use tetrad_simd::{Color, Square};
 
@@ -187,7 +187,7 @@ pub fn evaluate_pawns<T: Tracer>(pawns: [u64; 2], kings: [usize; 2], key: u64, p
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weights::PARAMS;
+    use crate::hce::weights::PARAMS;
     use tetrad_simd::{ccr_to_bitboards, PieceType, Position};
 
     fn entry(fen: &str) -> PawnEntry {
@@ -195,7 +195,7 @@ mod tests {
         let bb = ccr_to_bitboards(pos.ccr());
         let pawns = [bb.pieces(Color::White, PieceType::Pawn), bb.pieces(Color::Black, PieceType::Pawn)];
         let kings = [pos.king(Color::White).index(), pos.king(Color::Black).index()];
-        evaluate_pawns(pawns, kings, 1, &PARAMS, &mut crate::trace::NoTrace)
+        evaluate_pawns(pawns, kings, 1, &PARAMS, &mut crate::hce::trace::NoTrace)
     }
 
     #[test]

@@ -15,7 +15,7 @@ mod checkpoint;
 pub use checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
 pub use model::{sample, Model, Sample, Scratch};
 
-use crate::dataset::{self, Record};
+use crate::learn::dataset::{self, Record};
 use crate::nnue::Arch;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! The evaluation weights: every number the evaluation uses, in one table.
 //!
-//! Layout and meaning of the fields: [`crate::params::Params`]. `tetrad tune`
+//! Layout and meaning of the fields: [`crate::hce::params::Params`]. `tetrad tune`
 //! writes a file of exactly this format; copy it here and rebuild.
 
-use crate::params::Params;
-use crate::score::S;
+use crate::hce::params::Params;
+use crate::hce::score::S;
 
 /// The evaluation weights compiled into the engine.
 #[rustfmt::skip]

@@ -1,9 +1,9 @@
 //! Training data: EPD-like lines with a game result, turned into samples
 //! holding the evaluation's coefficient vector.
 
-use crate::params::{Params, Term};
-use crate::score::Score;
-use crate::weights::PARAMS;
+use crate::hce::params::{Params, Term};
+use crate::hce::score::Score;
+use crate::hce::weights::PARAMS;
 use rayon::prelude::*;
 use tetrad_simd::{Color, Position};
 
@@ -11,7 +11,7 @@ use tetrad_simd::{Color, Position};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// Training target from White's view: the game result (1, 0.5 or 0),
-    /// or after [`crate::tune::Tuner::new`] its blend with the search score.
+    /// or after [`crate::learn::tune::Tuner::new`] its blend with the search score.
     pub result: f64,
     /// The search score recorded with the position (`ce N;`, White's view, cp).
     pub search_score: Option<f64>,
