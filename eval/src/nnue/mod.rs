@@ -80,7 +80,7 @@ impl Network {
         let (b, h) = (bucket(pieces), self.hidden());
         let w = &self.w2[b * 2 * h..(b + 1) * 2 * h];
         let sum = kernels::screlu_dot(us, &w[..h]).wrapping_add(kernels::screlu_dot(them, &w[h..]));
-        ((i64::from(sum / QA) + i64::from(self.b2[b])) * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        self.centipawns(sum, b)
     }
 
     /// [`Network::output`] for a width `H` known when compiling (the cache's).
@@ -89,6 +89,12 @@ impl Network {
         let b = bucket(pieces);
         let (w, _) = self.w2.as_chunks::<H>();
         let sum = kernels::dot_fixed(us, &w[2 * b]).wrapping_add(kernels::dot_fixed(them, &w[2 * b + 1]));
+        self.centipawns(sum, b)
+    }
+
+    /// The output layer's sum (scale `QA²·QB`) of bucket `b` in centipawns.
+    #[inline(always)]
+    fn centipawns(&self, sum: i32, b: usize) -> i32 {
         ((i64::from(sum / QA) + i64::from(self.b2[b])) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
