@@ -3,6 +3,7 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
+use tetrad_eval::nnue::{Arch, KingBuckets, Network};
 use tetrad_eval::learn::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig};
 
 /// Arguments of `tetrad train`.
@@ -55,7 +56,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = tetrad_eval::nnue::file::DEFAULT_SCALE)]
     pub scale: i32,
     /// Percentage of the network's centipawns the search sees, written into
-    /// the file (default: the `--init` network's, or 73).
+    /// the file. Default with `--init`: the one under which the new network
+    /// reaches the search at the scale the `--init` network did (median
+    /// |score| over the validation positions, after every epoch); else 73.
     #[arg(long)]
     pub search_pct: Option<i32>,
     /// Text stored in the network file's header (64 bytes at most).
@@ -88,6 +91,8 @@ pub fn run(args: &TrainArgs) -> i32 {
         mirror: !args.no_mirror,
     };
     let ckpt_path = checkpoint_path(&args.out);
+    // The network whose scale the search's percentage is matched to.
+    let mut reference = None;
     let mut ckpt = if args.resume {
         match load_checkpoint(&ckpt_path) {
             Ok(c) => {
@@ -101,7 +106,10 @@ pub fn run(args: &TrainArgs) -> i32 {
         }
     } else {
         match start_model(args) {
-            Ok(model) => Checkpoint::from_model(model),
+            Ok((model, init)) => {
+                reference = init.filter(|_| args.search_pct.is_none());
+                Checkpoint::from_model(model)
+            }
             Err(e) => {
                 errln!("error: {e}");
                 return 2;
@@ -150,6 +158,11 @@ pub fn run(args: &TrainArgs) -> i32 {
                 r.pos_per_sec
             );
             let mut net = ckpt.model.quantise();
+            if let Some(r) = &reference {
+                let sample = if data.valid.is_empty() { &data.train } else { &data.valid };
+                net.search_pct = train::matched_search_pct(r, &net, sample);
+                errln!("search percentage {} (the --init network's scale in the search)", net.search_pct);
+            }
             net.description = args.description.clone().unwrap_or_else(|| {
                 format!("tetrad train {}: {} epochs on {} positions", env!("CARGO_PKG_VERSION"), r.epoch, data.train.len())
             });
@@ -169,8 +182,8 @@ pub fn run(args: &TrainArgs) -> i32 {
 
 /// The weights a run starts from: `--init`'s network (grown to `--hidden`
 /// and `--king-buckets` where they ask for more), or seeded random ones.
-fn start_model(args: &TrainArgs) -> Result<Model, String> {
-    use tetrad_eval::nnue::{Arch, KingBuckets, Network};
+fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
+    let mut init = None;
     let mut model = match &args.init {
         Some(path) => {
             let net = if path.as_os_str() == "builtin" {
@@ -180,6 +193,7 @@ fn start_model(args: &TrainArgs) -> Result<Model, String> {
             };
             let net = net.map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
             let model = Model::from_network(&net);
+            init = Some(net);
             let arch = Arch { hidden: args.hidden.unwrap_or(model.arch.hidden), kings: args.king_buckets.unwrap_or(model.arch.kings) };
             if arch == model.arch {
                 model
@@ -204,5 +218,5 @@ fn start_model(args: &TrainArgs) -> Result<Model, String> {
         }
         model.search_pct = pct;
     }
-    Ok(model)
+    Ok((model, init))
 }

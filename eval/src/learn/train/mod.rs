@@ -16,7 +16,7 @@ pub use checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
 pub use model::{sample, Model, Sample, Scratch};
 
 use crate::learn::dataset::{self, Record};
-use crate::nnue::Arch;
+use crate::nnue::{Arch, Network};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -129,6 +129,31 @@ impl Adam {
 pub fn learning_rate(cfg: &TrainConfig, progress: f64) -> f32 {
     let cos = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
     (cfg.lr as f64 * (cfg.final_lr_ratio as f64 + (1.0 - cfg.final_lr_ratio as f64) * cos)) as f32
+}
+
+/// The search percentage under which `net` reaches the search at the scale
+/// `reference` does (at its own percentage) over `records`: training with
+/// game results in the target moves a network's scale (decided games pull
+/// scores outwards), and the search's margins were tuned on the scale the
+/// reference network showed it. Median |score| of each over the first 20,000
+/// positions both call undecided (within ±1500 of their own units).
+pub fn matched_search_pct(reference: &Network, net: &Network, records: &[Record]) -> i32 {
+    let (mut a, mut b): (Vec<i32>, Vec<i32>) = records
+        .par_iter()
+        .take(20_000)
+        .map(|r| {
+            let bb = tetrad_simd::ccr_to_bitboards(&r.ccr());
+            (reference.evaluate(&bb, r.side_to_move()).abs(), net.evaluate(&bb, r.side_to_move()).abs())
+        })
+        .filter(|&(x, y)| x < 1500 && y < 1500)
+        .unzip();
+    if a.is_empty() {
+        return reference.search_pct;
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    let (ma, mb) = (a[a.len() / 2].max(1), b[b.len() / 2].max(1));
+    (reference.search_pct as i64 * ma as i64 / mb as i64).clamp(1, 1000) as i32
 }
 
 /// Mean loss of `model` over `records`.
