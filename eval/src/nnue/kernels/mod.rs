@@ -106,73 +106,37 @@ pub struct Kernels {
     pub screlu_dot: DotFn,
 }
 
+// The best kernels of this build, chosen once when compiling.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+use avx512 as best;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
+use avx2 as best;
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+use portable as best;
+
 /// Row updates with the best kernel of this build.
 #[inline(always)]
 pub fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
-    {
-        avx512::update_static(acc, from, w1, adds, subs)
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
-    {
-        avx2::update_static(acc, from, w1, adds, subs)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        portable::update(acc, from, w1, adds, subs)
-    }
+    best::update_static(acc, from, w1, adds, subs)
 }
 
 /// [`update`] for a width `H` known when compiling, with the best kernel
 /// of this build (the cache runs one copy of itself per width).
 #[inline(always)]
 pub fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
-    {
-        avx512::update_fixed_static(acc, from, w1, adds, subs)
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
-    {
-        avx2::update_fixed_static(acc, from, w1, adds, subs)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        portable::update_fixed(acc, from, w1, adds, subs)
-    }
+    best::update_fixed_static(acc, from, w1, adds, subs)
 }
 
 /// [`screlu_dot`] for a width `H` known when compiling, with the best kernel of this build.
 #[inline(always)]
 pub fn dot_fixed<const H: usize>(a: &[i16; H], w: &[i16; H]) -> i32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
-    {
-        avx512::dot_fixed_static(a, w)
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
-    {
-        avx2::dot_fixed_static(a, w)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        portable::dot_fixed(a, w)
-    }
+    best::dot_fixed_static(a, w)
 }
 
 /// Output dot product with the best kernel of this build.
 #[inline(always)]
 pub fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
-    {
-        avx512::screlu_dot_static(a, w)
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
-    {
-        avx2::screlu_dot_static(a, w)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        portable::screlu_dot(a, w)
-    }
+    best::screlu_dot_static(a, w)
 }
 
 /// Every kernel set this CPU can run, the scalar reference first.

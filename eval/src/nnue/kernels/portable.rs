@@ -65,3 +65,8 @@ pub fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize],
 pub fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
     super::by_width!(a, w, dot_fixed, super::scalar::screlu_dot)
 }
+
+// The names the other instruction sets give their build-wide kernels
+// (used where no AVX2 is compiled in).
+#[allow(unused_imports)]
+pub(crate) use {dot_fixed as dot_fixed_static, screlu_dot as screlu_dot_static, update as update_static, update_fixed as update_fixed_static};
