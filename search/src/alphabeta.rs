@@ -12,7 +12,7 @@ use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use crate::worker::Worker;
-use crate::{INFINITY, MATE, MAX_PLY};
+use crate::score::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
 
 /// The fifty-move rule draws, unless the last move gave mate.

@@ -79,7 +79,7 @@ impl History {
             capture: Box::new([[[0; 6]; 64]; 16]),
             cont: table(),
             cont2: table(),
-            killers: vec![[Move::NULL; 2]; crate::MAX_PLY + 8],
+            killers: vec![[Move::NULL; 2]; crate::score::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
         }
     }

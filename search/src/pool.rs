@@ -355,7 +355,7 @@ fn search_guarded(worker: &mut Worker, job: &SearchJob) -> ThreadResult {
         Err(_) => {
             *worker = Worker::new(id);
             let best = tetrad_simd::legal_moves(&job.root).as_slice().first().copied().unwrap_or(Move::NULL);
-            ThreadResult { best, score: -crate::INFINITY, depth: 0, pv: vec![best], lines: Vec::new() }
+            ThreadResult { best, score: -crate::score::INFINITY, depth: 0, pv: vec![best], lines: Vec::new() }
         }
     }
 }
@@ -412,7 +412,7 @@ fn vote(results: &[ThreadResult]) -> ThreadResult {
     for r in &valid[1..] {
         let (vb, vr) = (votes[&best.best.raw()], votes[&r.best.raw()]);
         // A proven mate wins outright; otherwise the most-voted move, deeper result first.
-        if r.score >= crate::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth) {
+        if r.score >= crate::score::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth) {
             best = r;
         }
     }

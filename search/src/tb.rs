@@ -25,7 +25,7 @@ use tetrad_simd::{Bitboards, Color, Move, PieceType, Position};
 /// evaluation (±15,000), below mate scores.
 pub const TB_WIN: i32 = 20_000;
 /// Scores at or beyond this (in absolute value) are tablebase results.
-pub const TB_WIN_IN_MAX: i32 = TB_WIN - 2 * crate::MAX_PLY as i32;
+pub const TB_WIN_IN_MAX: i32 = TB_WIN - 2 * crate::score::MAX_PLY as i32;
 
 /// Loaded tables.
 pub struct Tablebases {
@@ -124,7 +124,7 @@ impl Tablebases {
             let name = material.to_string();
             let new = self.missing.lock().map(|mut m| m.insert(name.clone())).unwrap_or(false);
             if new {
-                crate::emit(&format!("info string error: Syzygy table {name} is missing; searching without it"));
+                crate::output::emit(&format!("info string error: Syzygy table {name} is missing; searching without it"));
             }
         }
     }

@@ -5,7 +5,8 @@ use crate::history::{History, PieceTo};
 use crate::limits::{Limits, TimeManager};
 use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
 use crate::tt::TranspositionTable;
-use crate::{format_score, MAX_PLY, MATE_IN_MAX, INFINITY};
+use crate::output::{emit, format_score, pv_text};
+use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -417,7 +418,7 @@ impl Worker {
             }
             // Main thread: decide whether another iteration fits.
             if let Some(m) = job.limits.mate {
-                if result.score >= crate::MATE - 2 * m {
+                if result.score >= MATE - 2 * m {
                     break;
                 }
             }
@@ -445,7 +446,7 @@ impl Worker {
         self.flush_tb_hits();
         // A tablebase root reports the tables' score unless the search proved a mate.
         if let Some(s) = self.root_tb_score {
-            if result.score.abs() < crate::MATE_IN_MAX {
+            if result.score.abs() < MATE_IN_MAX {
                 result.score = s;
             }
         }
@@ -498,7 +499,7 @@ impl Worker {
     pub(crate) fn report_currmove(&self, root: &Position, depth: i32, m: Move, number: usize) {
         if self.print_currmove && self.start.elapsed() > std::time::Duration::from_secs(1) {
             let m = root.move_to_uci(m, self.chess960);
-            crate::emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
+            emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
         }
     }
 
@@ -511,12 +512,12 @@ impl Worker {
         let tbhits = job.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits;
         for (i, line) in lines.iter().enumerate() {
             let score = match self.root_tb_score {
-                Some(s) if i == 0 && line.score.abs() < crate::MATE_IN_MAX => s,
+                Some(s) if i == 0 && line.score.abs() < MATE_IN_MAX => s,
                 _ => line.score,
             };
             let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
-            let pv = crate::pv_text(&job.root, &line.pv, job.chess960);
-            crate::emit(&format!(
+            let pv = pv_text(&job.root, &line.pv, job.chess960);
+            emit(&format!(
                 "info depth {depth} seldepth {} multipv {} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
