@@ -431,6 +431,15 @@ fn syzygy_options_and_scores() {
     let winning = (score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 2000) || score[0] == "mate";
     assert!(winning, "{last}");
     assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
+    // Five pieces: beyond the tables, so no root probes; the win and the
+    // tbhits are the search's (Qxc3 reaches KQvKP).
+    e.send("position fen 8/p7/3k4/8/8/2r5/8/Q3K3 w - - 0 1");
+    e.send("go depth 8");
+    let out = e.until("bestmove");
+    let last = last_info(&out);
+    let score = info_after(last, "score");
+    assert!(score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 19_000, "{last}");
+    assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
     e.send("position fen 8/8/8/8/4k3/8/4P3/4K3 w - - 0 1");
     e.send("go depth 10");
     let out = e.until("bestmove");

@@ -10,7 +10,7 @@ use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
 use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
-use crate::tt::{score_from_tt, score_to_tt, Bound};
+use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
 use crate::worker::Worker;
 use crate::score::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
@@ -139,6 +139,7 @@ impl Worker {
         let us = pos.side_to_move();
 
         // Tablebases: right after a capture or pawn move the WDL is exact.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         if !root && !singular_node && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
             if let Some(t) = self.tb.usable(view.occ.count_ones()) {
                 if let Some(wdl) = t.probe_wdl(pos, &view.bb) {
@@ -151,8 +152,18 @@ impl Worker {
                     };
                     if bound_allows(bound, score, alpha, beta) {
                         let depth = (depth + 6).min(MAX_PLY as i32 - 1);
-                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), 0, depth, bound, tt_pv);
+                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), EVAL_NONE, depth, bound, tt_pv);
                         return score;
+                    }
+                    // At a PV node the result still bounds the node: a win is
+                    // the least it scores, a loss the most (as in Stockfish).
+                    if pv_node {
+                        if bound == Bound::Lower {
+                            tb_floor = score;
+                            alpha = alpha.max(score);
+                        } else {
+                            tb_ceiling = score;
+                        }
                     }
                 }
             }
@@ -168,7 +179,7 @@ impl Worker {
         } else if singular_node {
             self.stack[ply].raw_eval
         } else {
-            tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
+            tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply))
         };
         let static_eval = match &corr_keys {
             None => -INFINITY,
@@ -254,9 +265,12 @@ impl Worker {
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0;
+        // Legal moves offered, searched or pruned (pruning before the first
+        // search happens only above a tablebase floor).
+        let mut moves_seen = 0;
         let mut quiets_tried: [(Move, crate::history::PieceTo); 64] = [(Move::NULL, Default::default()); 64];
         let mut n_quiets = 0;
         let mut captures_tried: [Move; 32] = [Move::NULL; 32];
@@ -270,6 +284,7 @@ impl Worker {
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
             }
+            moves_seen += 1;
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
@@ -400,13 +415,18 @@ impl Worker {
             if singular_node {
                 return alpha;
             }
-            // No legal move (pruning needs a searched move first): mate or stalemate.
-            // At the root with every move excluded (MultiPV), report a non-result.
-            return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+            // No legal move: mate or stalemate. At the root with every move
+            // excluded (MultiPV), report a non-result.
+            if moves_seen == 0 {
+                return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            // Otherwise every move was pruned below a tablebase floor, which stands.
         }
         if singular_node {
             return best_score;
         }
+        // A tablebase loss caps what the moves found.
+        best_score = best_score.min(tb_ceiling);
 
         let bound = if best_score >= beta {
             Bound::Lower
@@ -498,7 +518,7 @@ impl Worker {
             (raw_eval, static_eval) = (-INFINITY, -INFINITY);
             best_score = -INFINITY;
         } else {
-            raw_eval = tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval);
+            raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
             let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view));
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;

@@ -27,6 +27,8 @@ pub struct SearchOutcome {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that gave a result, at the root and in the search (UCI `tbhits`).
+    pub tb_hits: u64,
 }
 
 /// Called on the main search thread when a search ends (prints `bestmove` in UCI).
@@ -297,7 +299,7 @@ impl Engine {
         self.go(root, history, limits, 0, 1, print_info, Box::new(move |o| *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(o)));
         self.wait();
         let result = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
-        result.unwrap_or(SearchOutcome { best: Move::NULL, ponder: None, score: 0, depth: 0, nodes: 0 })
+        result.unwrap_or(SearchOutcome { best: Move::NULL, ponder: None, score: 0, depth: 0, nodes: 0, tb_hits: 0 })
     }
 }
 
@@ -390,7 +392,8 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
         let child = job.root.make_move(best);
         ponder = job.tt.probe(child.key()).map(|e| e.mv).filter(|&m| is_legal(&child, m));
     }
-    let outcome = SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes() };
+    let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
+    let outcome = SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes(), tb_hits };
     on_done(outcome);
 }
 

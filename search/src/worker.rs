@@ -88,6 +88,8 @@ pub(crate) struct RootMoves {
     restricted: bool,
     /// The root's score from the tablebases.
     tb_score: Option<i32>,
+    /// A won root: the tables' fastest moves (see [`crate::tb::RootTb`]).
+    tb_fastest: Vec<Move>,
 }
 
 impl RootMoves {
@@ -100,6 +102,7 @@ impl RootMoves {
         }
         let mut restricted = moves.len() < legal.len();
         let mut tb_score = None;
+        let mut tb_fastest = Vec::new();
         // Tablebases at the root: search only the moves that keep the best outcome.
         if let Some(t) = job.tb.usable(NodeView::new(&job.root).occ.count_ones()) {
             let (ranked, probes) = t.rank_root(&job.root, &moves, job.tb.rule50);
@@ -108,9 +111,10 @@ impl RootMoves {
                 restricted |= r.moves.len() < moves.len();
                 moves = r.moves;
                 tb_score = Some(r.score);
+                tb_fastest = r.fastest;
             }
         }
-        RootMoves { moves, restricted, tb_score }
+        RootMoves { moves, restricted, tb_score, tb_fastest }
     }
 }
 
@@ -208,6 +212,8 @@ pub struct Worker {
     pub(crate) tb_hits: u64,
     /// The root's score from the tablebases, when the root is in them.
     pub(crate) root_tb_score: Option<i32>,
+    /// A won tablebase root: the tables' fastest moves.
+    pub(crate) root_tb_fastest: Vec<Move>,
     /// Move-picker buffers per ply, reused from node to node.
     pub(crate) pick_buffers: Vec<Option<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
@@ -259,6 +265,7 @@ impl Worker {
             tb: Default::default(),
             tb_hits: 0,
             root_tb_score: None,
+            root_tb_fastest: Vec::new(),
             pick_buffers: (0..MAX_PLY + 8).map(|_| Some(crate::movepick::PickBuffers::boxed())).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -353,6 +360,7 @@ impl Worker {
         self.root_allowed = root_moves.moves.clone();
         self.root_restricted = root_moves.restricted;
         self.root_tb_score = root_moves.tb_score;
+        self.root_tb_fastest.clone_from(&root_moves.tb_fastest);
         // Until an iteration completes, the table's move (if allowed) is the best guess.
         let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
@@ -401,6 +409,9 @@ impl Worker {
             if self.stopped && lines.is_empty() {
                 break;
             }
+            if let Some(first) = lines.first_mut() {
+                self.tb_progress(first);
+            }
             if !lines.is_empty() {
                 result = lines[0].clone();
                 result.lines = lines.iter().map(|l| (l.best, l.score)).collect();
@@ -444,6 +455,10 @@ impl Worker {
         }
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         self.flush_tb_hits();
+        self.tb_progress(&mut result);
+        if let Some(first) = result.lines.first_mut() {
+            *first = (result.best, result.score);
+        }
         // A tablebase root reports the tables' score unless the search proved a mate.
         if let Some(s) = self.root_tb_score {
             if result.score.abs() < MATE_IN_MAX {
@@ -453,6 +468,26 @@ impl Worker {
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
         result
+    }
+
+    /// A won tablebase root: the search's move stands when the search proved
+    /// the win itself (a mate, or a table win inside its tree: progress it
+    /// can see) or when it is one of the tables' fastest moves; otherwise the
+    /// fastest move the search spent most on is played, so that a win the
+    /// search only evaluates still converts under the fifty-move rule.
+    fn tb_progress(&self, line: &mut ThreadResult) {
+        if self.root_tb_fastest.is_empty() || line.score >= crate::tb::TB_WIN_IN_MAX || self.root_tb_fastest.contains(&line.best) {
+            return;
+        }
+        let nodes = |m: &Move| self.root_nodes.get(&m.raw()).copied().unwrap_or(0);
+        let mut best = self.root_tb_fastest[0];
+        for m in &self.root_tb_fastest[1..] {
+            if nodes(m) > nodes(&best) {
+                best = *m;
+            }
+        }
+        line.best = best;
+        line.pv = vec![best];
     }
 
     /// Adds this thread's tablebase hits to the shared count.
