@@ -28,6 +28,19 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
+impl Limits {
+    /// The clock to plan with for the side `stm`: its own; when a GUI gives
+    /// only the other side's, that one (the sides' clocks are rarely far
+    /// apart, and searching without a limit would lose on time); with no
+    /// clock at all but an increment or `movestogo`, nothing is left but
+    /// the increment. `None`: no clock (`go` alone, depth, nodes, infinite).
+    pub fn clock(&self, stm: Color) -> Option<u64> {
+        let (ours, theirs) = (stm.index(), 1 - stm.index());
+        let timed = self.inc.iter().any(|&i| i > 0) || self.movestogo.is_some();
+        self.time[ours].or(self.time[theirs]).or_else(|| timed.then_some(self.inc[ours]))
+    }
+}
+
 /// Soft and hard time limits for one search.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -47,7 +60,7 @@ impl TimeManager {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return TimeManager { start, soft: None, hard: Some(t) };
         }
-        let Some(time) = limits.time[stm.index()] else {
+        let Some(time) = limits.clock(stm) else {
             return TimeManager { start, soft: None, hard: None };
         };
         let inc = limits.inc[stm.index()];
@@ -91,6 +104,32 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `go` with a clock of any kind plans a finite search, whatever is missing or tiny.
+    #[test]
+    fn every_clock_gives_a_limit() {
+        let cases = [
+            Limits { time: [Some(1000), None], ..Default::default() },
+            Limits { time: [None, Some(1000)], ..Default::default() },
+            Limits { time: [Some(1000), Some(1000)], movestogo: Some(1), ..Default::default() },
+            Limits { inc: [0, 100], ..Default::default() },
+            Limits { movestogo: Some(5), ..Default::default() },
+            Limits { time: [Some(5), Some(5)], ..Default::default() },
+            Limits { time: [Some(0), Some(0)], ..Default::default() },
+        ];
+        for limits in cases {
+            for stm in [Color::White, Color::Black] {
+                let tm = TimeManager::new(&limits, stm, 30, Instant::now());
+                let (soft, hard) = (tm.soft.expect("a soft limit"), tm.hard.expect("a hard limit"));
+                assert!(soft <= hard && hard <= Duration::from_millis(1000), "{limits:?} {stm:?}: {tm:?}");
+            }
+        }
+        // movestogo 1: the clock is refilled after this move, so most of it may go.
+        let last = Limits { time: [Some(1000), Some(1000)], movestogo: Some(1), ..Default::default() };
+        assert!(TimeManager::new(&last, Color::White, 30, Instant::now()).hard.unwrap() >= Duration::from_millis(500));
+        // No clock: no limit.
+        assert!(TimeManager::new(&Limits::default(), Color::White, 30, Instant::now()).hard.is_none());
+    }
 
     #[test]
     fn short_clock_stays_inside() {

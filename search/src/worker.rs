@@ -310,7 +310,9 @@ impl Worker {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes & 255 == 0 || self.single_thread {
+        // Depth 1 always completes (a few dozen nodes): a search stopped at
+        // once, or out of time or nodes, still answers a searched move.
+        if (self.nodes & 255 == 0 || self.single_thread) && self.root_depth > 1 {
             self.stopped |= self.shared.stop.load(Ordering::Relaxed);
         }
     }
