@@ -42,6 +42,12 @@ fn run() -> i32 {
         cli::Command::Tune(a) => tune_cmd::run(&a),
         cli::Command::Train(a) => train_cmd::run(&a),
         cli::Command::WdlFit(a) => wdl_cmd::run(&a),
+        cli::Command::TuneParams => {
+            for t in tetrad_search::params::TUNABLES {
+                println!("{}", t.spsa_line(tetrad_search::params::value(t.name).unwrap_or(t.default)));
+            }
+            0
+        }
     };
     code
 }

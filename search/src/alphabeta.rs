@@ -128,7 +128,7 @@ impl Worker {
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && pos.halfmove_clock() < 90 && bound_allows(e.bound, s, alpha, beta) {
+            if !pv_node && e.depth >= depth && i32::from(pos.halfmove_clock()) < tt_cut_max_clock() && bound_allows(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -151,7 +151,7 @@ impl Worker {
                         _ => Bound::Exact,
                     };
                     if bound_allows(bound, score, alpha, beta) {
-                        let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                        let depth = (depth + tb_store_depth_bonus()).min(MAX_PLY as i32 - 1);
                         self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), EVAL_NONE, depth, bound, tt_pv);
                         return score;
                     }
@@ -205,25 +205,25 @@ impl Worker {
 
         if !pv_node && !in_check && !singular_node {
             // Step 5. Razoring: far below alpha at low depth, let quiescence decide.
-            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
+            if depth <= razor_depth() && eval + razor_base() + razor_margin() * depth * depth < alpha {
                 let score = self.qsearch(pos, alpha - 1, alpha, ply);
                 if score < alpha {
                     return score;
                 }
             }
             // Step 6. Reverse futility pruning.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
+            if depth <= rfp_depth() && eval - rfp_margin() * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
                 return eval;
             }
             // Step 7. Null-move pruning, not after a null move and not without pieces (zugzwang).
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && ply > 0
                 && self.stack[ply - 1].moved.piece != 0
                 && pos.non_pawn_material(us) > 0
                 && beta > -TB_WIN_IN_MAX
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                let r = nmp_base() + depth / nmp_depth_div() + ((eval - beta) / nmp_eval_div()).min(nmp_eval_max());
                 let child = pos.make_null();
                 self.keys.push(pos.key());
                 self.stack[ply].moved = Default::default();
@@ -238,10 +238,10 @@ impl Worker {
                 }
             }
             // Step 8. ProbCut: a good capture that beats beta by a margin at reduced depth.
-            let pc_beta = beta + PROBCUT_MARGIN;
-            if depth >= PROBCUT_DEPTH
+            let pc_beta = beta + probcut_margin();
+            if depth >= probcut_depth()
                 && beta.abs() < TB_WIN_IN_MAX
-                && !tt_entry.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < pc_beta)
+                && !tt_entry.is_some_and(|e| e.depth >= depth - probcut_tt_depth_slack() && score_from_tt(e.score, ply) < pc_beta)
             {
                 if let Some(score) = self.probcut(pos, &view, depth, beta, raw_eval, tt_move, ply, cut_node) {
                     return score;
@@ -253,7 +253,7 @@ impl Worker {
         }
 
         // Step 9. Internal iterative reduction: without a hash move this node is likely ordered badly.
-        if tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
+        if tt_move.is_null() && depth >= iir_depth() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -296,17 +296,18 @@ impl Worker {
             if !root && best_score > -TB_WIN_IN_MAX {
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
                 if !noisy && !gives_check {
-                    if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
+                    let share = if improving { lmp_improving_pct() } else { lmp_pct() };
+                    if depth <= lmp_depth() && n_quiets as i32 >= (lmp_base() + depth * depth) * share / 100 {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
+                    if !in_check && lmr_depth <= fp_depth() && static_eval + fp_base() + fp_margin() * lmr_depth <= alpha {
                         continue;
                     }
-                    if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_QUIET_MARGIN * lmr_depth) {
+                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_quiet_margin() * lmr_depth) {
                         continue;
                     }
-                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
+                } else if noisy && depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_capture_margin() * depth * depth) {
                     continue;
                 }
             }
@@ -316,8 +317,8 @@ impl Worker {
             if let Some(e) = tt_entry.filter(|e| {
                 m == e.mv
                     && !root
-                    && depth >= SE_DEPTH
-                    && e.depth >= depth - 3
+                    && depth >= se_depth()
+                    && e.depth >= depth - se_tt_depth_slack()
                     && e.bound != Bound::Upper
                     && score_from_tt(e.score, ply).abs() < TB_WIN_IN_MAX
                     && ply < 2 * self.root_depth as usize
@@ -351,15 +352,16 @@ impl Worker {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && moves_searched >= 1 + usize::from(root) {
+                if depth >= lmr_min_depth() && moves_searched >= 1 + usize::from(root) {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
                     if noisy {
-                        r /= 2;
+                        r /= lmr_noisy_div();
                     } else {
-                        r -= history / LMR_HISTORY_DIV;
+                        r -= history / lmr_history_div();
                     }
-                    r += i32::from(!improving) + i32::from(cut_node) - i32::from(pv_node) - i32::from(gives_check);
-                    r -= i32::from(tt_pv && !pv_node);
+                    r += lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
+                    r -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
+                    r -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -463,7 +465,7 @@ impl Worker {
         captures: &[Move],
         prev: &[crate::history::PieceTo; 2],
     ) {
-        let bonus = (depth * depth * 16 + 32 * depth).min(1600);
+        let bonus = history_bonus(depth);
         let cap_key = |pos: &Position, m: Move| {
             let pt = piece_to(pos, m);
             let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
@@ -539,8 +541,8 @@ impl Worker {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
-                if m.promo().is_none() && static_eval + capture_value(pos, m) + DELTA_MARGIN <= alpha {
-                    best_score = best_score.max(static_eval + capture_value(pos, m) + DELTA_MARGIN);
+                if m.promo().is_none() && static_eval + capture_value(pos, m) + delta_margin() <= alpha {
+                    best_score = best_score.max(static_eval + capture_value(pos, m) + delta_margin());
                     continue;
                 }
                 if m.promo().is_some_and(|p| p != tetrad_simd::PieceType::Queen) {

@@ -1,5 +1,6 @@
 //! Search limits from `go`, and time management.
 
+use crate::params::*;
 use std::time::{Duration, Instant};
 use tetrad_simd::{Color, Move};
 
@@ -66,11 +67,12 @@ impl TimeManager {
         let inc = limits.inc[stm.index()];
         // Keep the overhead in reserve, and never plan with less than 1 ms.
         let left = time.saturating_sub(overhead_ms).max(1) as f64;
-        let mtg = limits.movestogo.map_or(24.0, |m| (m.clamp(1, 40)) as f64 + 1.0);
-        let base = left / mtg + inc as f64 * 0.8;
-        let soft = (base * 0.6).min(left * 0.3);
+        let mtg = limits.movestogo.map_or(f64::from(tm_moves_to_go()), |m| f64::from(m.clamp(1, tm_moves_to_go_max().max(1) as u32)) + 1.0);
+        let base = left / mtg + inc as f64 * pct(tm_inc_pct());
+        let soft = (base * pct(tm_soft_pct())).min(left * pct(tm_soft_max_pct()));
         // The hard limit may borrow from later moves, but never more than a share of the clock.
-        let hard = (base * 2.5).min(left * if limits.movestogo == Some(1) { 0.8 } else { 0.45 });
+        let hard_max = if limits.movestogo == Some(1) { tm_hard_last_pct() } else { tm_hard_max_pct() };
+        let hard = (base * pct(tm_hard_pct())).min(left * pct(hard_max));
         TimeManager {
             start,
             soft: Some(Duration::from_micros((soft.max(0.5) * 1000.0) as u64)),
@@ -92,7 +94,7 @@ impl TimeManager {
     pub fn soft_expired(&self, scale: f64) -> bool {
         match self.soft {
             Some(s) => {
-                let limit = s.mul_f64(scale.clamp(0.4, 3.0));
+                let limit = s.mul_f64(scale.clamp(pct(tm_scale_min_pct()), pct(tm_scale_max_pct())));
                 let limit = self.hard.map_or(limit, |h| limit.min(h));
                 self.elapsed() >= limit
             }

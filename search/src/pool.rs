@@ -409,7 +409,7 @@ fn vote(results: &[ThreadResult]) -> ThreadResult {
     let min = valid.iter().map(|r| r.score).min().unwrap_or(0);
     let mut votes: HashMap<u16, i64> = HashMap::new();
     for r in &valid {
-        *votes.entry(r.best.raw()).or_default() += (r.score - min + 14) as i64 * r.depth.max(1) as i64;
+        *votes.entry(r.best.raw()).or_default() += (r.score - min + crate::params::smp_vote_base()) as i64 * r.depth.max(1) as i64;
     }
     let mut best = valid[0];
     for r in &valid[1..] {

@@ -271,7 +271,7 @@ impl TranspositionTable {
                 let old = unpack(data);
                 // A much deeper result for the same position stays (only its move may
                 // be refreshed); a fresh exact result always replaces.
-                if data != 0 && bound != Bound::Exact && old.depth > depth + 3 {
+                if data != 0 && bound != Bound::Exact && old.depth > depth + crate::params::tt_keep_depth_margin() {
                     if !mv.is_null() && mv != old.mv {
                         let kept = pack(mv, old.score, old.eval, old.depth, old.bound, old.pv || pv, data_generation(data));
                         slot[0].store(key ^ kept, Ordering::Relaxed);
@@ -286,7 +286,7 @@ impl TranspositionTable {
                 return;
             }
             let age = (generation.wrapping_sub(data_generation(data))) & GEN_MASK;
-            let value = data_depth(data) - 4 * age as i32;
+            let value = data_depth(data) - crate::params::tt_age_weight() * age as i32;
             if value < victim_value {
                 victim_value = value;
                 victim = i;

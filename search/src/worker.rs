@@ -3,7 +3,7 @@
 
 use crate::history::{History, PieceTo};
 use crate::limits::{Limits, TimeManager};
-use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use crate::params::*;
 use crate::tt::TranspositionTable;
 use crate::output::{emit, format_score, pv_text};
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
@@ -39,6 +39,17 @@ fn wdl_text(root: &Position, score: i32) -> String {
         tetrad_eval::wdl::MODEL.per_mille(score, m)
     };
     format!(" wdl {w} {d} {l}")
+}
+
+/// Late-move reductions by depth and move number (plies).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut lmr = Box::new([[0u8; 64]; 64]);
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (pct(lmr_base()) + (d as f64).ln() * (m as f64).ln() / pct(lmr_div())).max(0.0) as u8;
+        }
+    }
+    lmr
 }
 
 /// A minimal table workers hold between searches, so they keep no real table alive.
@@ -235,13 +246,6 @@ pub struct Worker {
 impl Worker {
     /// A fresh worker.
     pub fn new(id: usize) -> Worker {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for d in 1..64 {
-            for m in 1..64 {
-                let r = crate::params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / crate::params::LMR_DIV;
-                lmr[d][m] = r.max(0.0) as u8;
-            }
-        }
         Worker {
             id,
             hist: History::new(),
@@ -261,7 +265,7 @@ impl Worker {
             root_allowed: Vec::new(),
             root_best: Move::NULL,
             root_best_score: -INFINITY,
-            lmr,
+            lmr: lmr_table(),
             tb: Default::default(),
             tb_hits: 0,
             root_tb_score: None,
@@ -338,6 +342,11 @@ impl Worker {
     pub fn search(&mut self, job: &SearchJob) -> ThreadResult {
         self.tt = Arc::clone(&job.tt);
         self.shared = Arc::clone(&job.shared);
+        // A tune build's reductions follow their options.
+        #[cfg(feature = "tune")]
+        {
+            self.lmr = lmr_table();
+        }
         self.eval.configure(&job.eval);
         self.single_thread = job.shared.nodes.len() == 1;
         self.nodes = 0;
@@ -424,7 +433,7 @@ impl Worker {
             if self.stopped {
                 break;
             }
-            let drop = (prev_score - result.score).clamp(0, 100) as f64;
+            let drop = f64::from((prev_score - result.score).clamp(0, tm_drop_max()));
             prev_score = result.score;
             if self.id != 0 {
                 continue;
@@ -436,7 +445,7 @@ impl Worker {
                 }
             }
             if result.best == last_best {
-                stability = (stability + 1).min(10);
+                stability = (stability + 1).min(tm_stability_max());
             } else {
                 stability = 0;
             }
@@ -445,13 +454,13 @@ impl Worker {
             // move, the surer it is (the share of all root nodes so far).
             let total: u64 = self.root_nodes.values().sum();
             let best_share = self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total.max(1) as f64);
-            let node_factor = if total > 0 { (1.5 - best_share) * 1.35 } else { 1.0 };
-            let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0) * node_factor;
+            let node_factor = if total > 0 { (pct(tm_node_base()) - best_share) * pct(tm_node_mul()) } else { 1.0 };
+            let scale = (pct(tm_stability_base()) - pct(tm_stability_step()) * f64::from(stability)) * (1.0 + drop / f64::from(tm_drop_div())) * node_factor;
             let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;
             }
-            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= 4 {
+            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= tm_single_move_depth() {
                 break;
             }
         }
@@ -501,8 +510,8 @@ impl Worker {
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, guess: i32) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && guess.abs() < MATE_IN_MAX {
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && guess.abs() < MATE_IN_MAX {
             ((guess - delta).max(-INFINITY), (guess + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
@@ -523,8 +532,8 @@ impl Worker {
             } else {
                 return score;
             }
-            delta += delta / 2 + 8;
-            if delta > 1000 {
+            delta += delta / 2 + aspiration_widen();
+            if delta > aspiration_full_window() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
