@@ -301,6 +301,10 @@ impl Worker {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // History pruning: a late quiet that has failed here often before.
+                    if lmr_depth <= hp_depth() && history < -hp_margin() * depth {
+                        continue;
+                    }
                     if !in_check && lmr_depth <= fp_depth() && static_eval + fp_base() + fp_margin() * lmr_depth <= alpha {
                         continue;
                     }

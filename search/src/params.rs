@@ -166,6 +166,11 @@ tunables! {
     /// Late move pruning share (percent) when it is not.
     lmp_pct = 50, 25..=100, 5;
 
+    /// History pruning of quiet moves: maximum (reduced) depth.
+    hp_depth = 4, 1..=8, 0.5;
+    /// History pruning: a quiet whose history is below −margin × depth is skipped.
+    hp_margin = 2500, 500..=8000, 200;
+
     /// Futility pruning of quiet moves: maximum (reduced) depth.
     fp_depth = 8, 4..=12, 1;
     /// Futility base margin.
