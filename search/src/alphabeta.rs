@@ -311,8 +311,18 @@ impl Worker {
                     if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_quiet_margin() * lmr_depth) {
                         continue;
                     }
-                } else if noisy && depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_capture_margin() * depth * depth) {
-                    continue;
+                } else if noisy {
+                    // Capture futility: even the captured piece and a margin leave the score below alpha.
+                    if !in_check
+                        && !gives_check
+                        && lmr_depth <= cfp_depth()
+                        && static_eval + cfp_base() + cfp_margin() * lmr_depth + capture_value(pos, m) <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_capture_margin() * depth * depth) {
+                        continue;
+                    }
                 }
             }
 

@@ -178,6 +178,13 @@ tunables! {
     /// Futility margin per ply.
     fp_margin = 85, 30..=200, 8;
 
+    /// Futility pruning of captures: maximum (reduced) depth.
+    cfp_depth = 6, 2..=10, 0.5;
+    /// Capture futility base margin (beside the captured piece's value).
+    cfp_base = 225, 50..=500, 20;
+    /// Capture futility margin per ply.
+    cfp_margin = 220, 50..=500, 20;
+
     /// SEE pruning: maximum depth.
     see_prune_depth = 8, 4..=12, 1;
     /// SEE threshold per ply of (reduced) depth for quiets.
