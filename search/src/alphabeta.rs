@@ -201,7 +201,15 @@ impl Worker {
         }
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].raw_eval = raw_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // Improving: better than two plies up; when that node was in check
+        // (no evaluation), than four plies up, as in Stockfish.
+        let improving = !in_check
+            && match (ply.checked_sub(2).map(|p| self.stack[p].static_eval), ply.checked_sub(4).map(|p| self.stack[p].static_eval)) {
+                (Some(e2), _) if e2 != -INFINITY => static_eval > e2,
+                (_, Some(e4)) if e4 != -INFINITY => static_eval > e4,
+                (Some(_), _) => true,
+                _ => false,
+            };
 
         if !pv_node && !in_check && !singular_node {
             // Step 5. Razoring: far below alpha at low depth, let quiescence decide.
