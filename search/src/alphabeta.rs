@@ -350,7 +350,9 @@ impl Worker {
                         self.pick_buffers[ply] = Some(picker.into_buffers());
                         return score;
                     }
-                    Singular::Extend(x) => extension = x.max(extension.min(1)),
+                    // A negative extension (the table's move fails high without being
+                    // singular) applies unless the move checks.
+                    Singular::Extend(x) => extension = if x < 0 && !gives_check { x } else { x.max(extension.min(1)) },
                 }
                 if self.stopped {
                     return 0;
