@@ -129,6 +129,16 @@ impl Worker {
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
             if !pv_node && e.depth >= depth && i32::from(pos.halfmove_clock()) < tt_cut_max_clock() && bound_allows(e.bound, s, alpha, beta) {
+                // A quiet table move that cuts here earns the history bonus of
+                // a searched cut-off (as in Stockfish); a move of a colliding
+                // entry only touches history cells.
+                if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
+                    let prev = [
+                        if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
+                        if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
+                    ];
+                    self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &prev, depth);
+                }
                 return s;
             }
         }
