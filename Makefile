@@ -19,8 +19,13 @@ endif
 
 LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
 
+# FEATURES=tune builds the SPSA build (every search number a UCI option); an
+# OpenBench SPSA branch sets `FEATURES ?= tune` here, as its workers run plain `make EXE=...`.
+FEATURES ?=
+CARGO_FEATURES := $(if $(FEATURES),--features $(FEATURES),)
+
 native:
-	cargo build --release
+	cargo build --release $(CARGO_FEATURES)
 	cp target/release/tetrad$(SUFFIX) $(EXE)$(SUFFIX)
 
 $(LEVELS):
@@ -28,7 +33,7 @@ $(LEVELS):
 	cp target/$@/release/tetrad$(SUFFIX) tetrad-$@$(SUFFIX)
 
 openbench:
-	cargo rustc --release --bin tetrad -- -C target-cpu=native --emit link=$(EXE)$(SUFFIX)
+	cargo rustc --release --bin tetrad $(CARGO_FEATURES) -- -C target-cpu=native --emit link=$(EXE)$(SUFFIX)
 
 release: native
 

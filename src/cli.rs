@@ -75,6 +75,10 @@ pub enum Command {
     Net(crate::net_cmd::NetArgs),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` shards.
     WdlFit(crate::wdl_cmd::WdlFitArgs),
+    /// Print the search's tunables in OpenBench's SPSA input form, one per
+    /// line: `NAME, int, value, min, max, c_end, r_end` (a build with
+    /// `--features tune` takes each as a UCI spin option of that name).
+    TuneParams,
 }
 
 /// Which evaluation a command uses.

@@ -54,6 +54,12 @@ fn run() -> i32 {
         cli::Command::Train(a) => train_cmd::run(&a),
         cli::Command::Net(a) => net_cmd::run(&a),
         cli::Command::WdlFit(a) => wdl_cmd::run(&a),
+        cli::Command::TuneParams => {
+            for t in tetrad_search::params::TUNABLES {
+                outln!("{}", t.spsa_line(tetrad_search::params::value(t.name).unwrap_or(t.default)));
+            }
+            0
+        }
     };
     code
 }

@@ -229,6 +229,11 @@ impl Uci {
         for opt in OPTIONS {
             emit(&opt.declaration());
         }
+        // A tune build also offers every search tunable, for SPSA.
+        #[cfg(feature = "tune")]
+        for t in tetrad_search::params::TUNABLES {
+            emit(&format!("option name {} type spin default {} min {} max {}", t.name, t.default, t.min, t.max));
+        }
         emit("uciok");
     }
 
@@ -283,6 +288,16 @@ impl Uci {
                 return;
             }
         };
+        #[cfg(feature = "tune")]
+        if tetrad_search::params::value(name).is_some() {
+            match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+                Some(v) => {
+                    tetrad_search::params::set(name, v);
+                }
+                None => emit(&format!("info string error: option '{name}' needs an integer value")),
+            }
+            return;
+        }
         let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(name)) else {
             self.error(&format!("unknown option '{}'", name.chars().take(64).collect::<String>()));
             return;

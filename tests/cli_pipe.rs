@@ -40,3 +40,23 @@ fn eval_compare_reports_a_matching_scale() {
     assert!(out.status.success() && text.starts_with("2 positions") && text.contains("matching search percentage"), "{text}");
     let _ = std::fs::remove_file(&file);
 }
+
+/// `tetrad tune-params`: one line per search tunable in the seven fields
+/// OpenBench's SPSA page reads, `NAME, int, value, min, max, c_end, r_end`.
+#[test]
+fn tune_params_prints_openbench_spsa_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tetrad")).arg("tune-params").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), tetrad_search::params::TUNABLES.len());
+    assert!(lines.contains(&"rfp_margin, int, 75, 30, 150, 6, 0.002"), "{text}");
+    for line in lines {
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        assert_eq!(f.len(), 7, "{line}");
+        assert_eq!(f[1], "int");
+        let (v, lo, hi) = (f[2].parse::<i32>().unwrap(), f[3].parse::<i32>().unwrap(), f[4].parse::<i32>().unwrap());
+        assert!(lo <= v && v <= hi, "{line}");
+        assert!(f[5].parse::<f64>().unwrap() > 0.0 && f[6].parse::<f64>().unwrap() > 0.0, "{line}");
+    }
+}

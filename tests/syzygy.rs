@@ -98,7 +98,11 @@ fn missing_tables_are_reported_and_play_goes_on() {
     let pos = Position::from_fen("8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1").unwrap();
     let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(8), ..Default::default() }, false);
     assert!(tetrad_simd::is_legal(&pos, out.best));
-    assert!(out.score < TB_WIN_IN_MAX, "no table, no tablebase score");
+    // No KQvKR table, so no ranking at the root; but Qxc3 reaches KQvK,
+    // which the search probes: the win is the search's own.
+    assert!(out.score >= TB_WIN_IN_MAX, "one capture from KQvK: score {}", out.score);
+    assert_eq!(out.best.to_string(), "a1c3");
+    assert!(out.tb_hits > 0);
     let _ = std::fs::remove_dir_all(tmp);
 }
 
@@ -112,8 +116,44 @@ fn a_winning_capture_or_promotion_ranks_first_at_the_root() {
         let (ranked, probes) = t.rank_root(&pos, legal_moves(&pos).as_slice(), true);
         let ranked = ranked.expect("in the tables");
         assert!(probes > 0);
-        let names: Vec<String> = ranked.moves.iter().map(|m| m.to_string()).collect();
-        assert!(names.contains(&best.to_string()), "{fen}: kept {names:?}");
+        let names: Vec<String> = ranked.fastest.iter().map(|m| m.to_string()).collect();
+        assert!(names.contains(&best.to_string()), "{fen}: fastest {names:?}");
+        // Every winning move is kept for the search, the tables' fastest first.
+        assert!(ranked.fastest.contains(&ranked.moves[0]) && ranked.moves.len() >= ranked.fastest.len());
         assert!(ranked.score >= TB_WIN_IN_MAX, "{fen}: score {}", ranked.score);
     }
+}
+
+/// A root of five pieces is beyond the 4-piece tables, so nothing is ranked
+/// at the root: the tablebase score and every `tbhits` come from the search,
+/// whose PV node after Qxc3 takes KQvKP's proven loss for Black as the most
+/// it can score (the build before, which dropped a probe that did not cut,
+/// reported `cp 393` at depth 10 here).
+#[test]
+fn the_search_itself_finds_a_table_win_one_capture_away() {
+    let Some(t) = tables() else { return };
+    let mut e = engine(&t);
+    let pos = Position::from_fen("8/p7/3k4/8/8/2r5/8/Q3K3 w - - 0 1").unwrap();
+    let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(8), ..Default::default() }, false);
+    assert_eq!(out.best.to_string(), "a1c3");
+    assert!(out.score >= TB_WIN_IN_MAX && out.score < MATE_IN_MAX, "score {}", out.score);
+    assert!(out.tb_hits > 0, "the search probed");
+    // The same with the ranking of a 4-piece root at hand: still the search's.
+    let (ranked, probes) = t.rank_root(&pos, legal_moves(&pos).as_slice(), true);
+    assert!(ranked.is_none() && probes == 0, "five pieces: no root ranking");
+}
+
+/// Among the moves that keep the win, the search plays a mate it finds
+/// rather than the tables' path (fewest plies to the next zeroing move,
+/// here the rook's capture, then KQvK's mate). Plies to mate in this KQvKR,
+/// both sides searching to depth 6 with the tables: 51 along the tables'
+/// path (build e63f3a6), 39 now. The other won endings of
+/// `won_endings_are_converted_to_mate` took as many plies as before.
+#[test]
+fn a_won_ending_is_mated_sooner_than_along_the_tables_path() {
+    let Some(t) = tables() else { return };
+    let mut e = engine(&t);
+    let (plies, mated, clock) = play_out(&mut e, "8/8/8/8/2k5/8/1r6/4K2Q w - - 0 1");
+    assert!(mated && clock < 100);
+    assert!(plies < 51, "mated after {plies} plies, no sooner than the tables' path (51)");
 }

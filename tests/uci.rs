@@ -125,6 +125,56 @@ fn bad_input_is_reported_and_state_kept() {
     e.quit();
 }
 
+/// The depth of the last `info depth` line before `bestmove`, and the move.
+fn searched_answer(lines: &[String]) -> (u32, String) {
+    let depth = lines.iter().rev().find_map(|l| l.strip_prefix("info depth ")?.split_whitespace().next()?.parse().ok()).unwrap_or(0);
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap_or("").to_string();
+    (depth, best)
+}
+
+/// Clocks with a side missing, the last move before the control, no
+/// increment, or less time than the move overhead: every search ends (a
+/// search without a limit would never answer here) with a searched move.
+#[test]
+fn every_clock_ends_the_search_with_a_searched_move() {
+    let mut e = Engine::start();
+    for (position, go) in [
+        ("startpos moves e2e4", "go wtime 1000 winc 0"),
+        ("startpos", "go btime 1000 binc 0"),
+        ("startpos moves e2e4", "go winc 50 binc 50"),
+        ("startpos", "go wtime 2000 btime 2000 movestogo 1"),
+        ("startpos", "go wtime 3000 btime 3000 winc 0 binc 0"),
+        ("startpos moves e2e4", "go wtime 10 btime 10"),
+        ("startpos", "go wtime 0 btime 0 winc 0 binc 0"),
+    ] {
+        e.send(&format!("position {position}"));
+        e.send(go);
+        let lines = e.until("bestmove");
+        let (depth, best) = searched_answer(&lines);
+        assert!(depth >= 1 && best.len() >= 4 && best != "0000", "{position} / {go}: {lines:?}");
+    }
+    e.quit();
+}
+
+/// `stop` right after `go infinite` still answers a searched move: depth 1
+/// completes first (it used to answer the first move of the list, with no
+/// `info` line). Here the queen attacked by a pawn moves out of its reach
+/// (the first move of the list is a king move that loses it).
+#[test]
+fn stop_at_once_answers_a_searched_move() {
+    let mut e = Engine::start();
+    for _ in 0..3 {
+        e.send("position fen 4k3/8/8/8/8/2p5/3Q4/4K3 w - - 0 1");
+        e.send("go infinite");
+        e.send("stop");
+        let lines = e.until("bestmove");
+        let (depth, best) = searched_answer(&lines);
+        assert!(depth >= 1, "{lines:?}");
+        assert!(best.starts_with("d2") && best != "d2b2", "{lines:?}");
+    }
+    e.quit();
+}
+
 #[test]
 fn isready_and_stop_during_infinite_search() {
     let mut e = Engine::start();
@@ -430,6 +480,15 @@ fn syzygy_options_and_scores() {
     let score = info_after(last, "score");
     let winning = (score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 2000) || score[0] == "mate";
     assert!(winning, "{last}");
+    assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
+    // Five pieces: beyond the tables, so no root probes; the win and the
+    // tbhits are the search's (Qxc3 reaches KQvKP).
+    e.send("position fen 8/p7/3k4/8/8/2r5/8/Q3K3 w - - 0 1");
+    e.send("go depth 8");
+    let out = e.until("bestmove");
+    let last = last_info(&out);
+    let score = info_after(last, "score");
+    assert!(score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 19_000, "{last}");
     assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
     e.send("position fen 8/8/8/8/4k3/8/4P3/4K3 w - - 0 1");
     e.send("go depth 10");

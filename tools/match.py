@@ -34,6 +34,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import matchspsa as mspsa  # noqa: E402
 import matchstats as ms  # noqa: E402
 from matchbook import OpeningBook  # noqa: E402
 from matchengines import parse_bool, parse_engine, parse_kv, probe_engine  # noqa: E402,F401
@@ -148,6 +149,21 @@ def build_parser():
     p.add_argument("--event", default="Tetrad match", help="PGN Event tag")
     p.add_argument("--quiet", action="store_true", help="no per-game lines on stderr")
     p.add_argument("--debug", action="store_true", help="log engine I/O (python-chess debug)")
+    sp = p.add_argument_group("SPSA tuning (one --engine plays itself with perturbed options)")
+    sp.add_argument("--spsa", metavar="FILE",
+                    help="tune the engine's options listed in FILE, OpenBench's SPSA input "
+                    "(NAME, int, value, min, max, c_end, r_end; `tetrad tune-params` prints it "
+                    "for a build with --features tune)")
+    sp.add_argument("--spsa-iterations", type=int, default=1000,
+                    help="planned iterations, one game pair each (default 1000)")
+    sp.add_argument("--spsa-alpha", type=float, default=0.602, help="OpenBench's alpha (0.602)")
+    sp.add_argument("--spsa-gamma", type=float, default=0.101, help="OpenBench's gamma (0.101)")
+    sp.add_argument("--spsa-a-ratio", type=float, default=0.1, help="OpenBench's A-ratio (0.1)")
+    sp.add_argument("--spsa-seed", type=int, default=None, help="seed of the perturbations")
+    sp.add_argument("--spsa-state", metavar="FILE",
+                    help="JSON state written after every iteration; a run resumes from it")
+    sp.add_argument("--spsa-report", type=int, default=50,
+                    help="print the values every N iterations (0 = only at the end)")
     return p
 
 
@@ -163,7 +179,18 @@ def main(argv=None):
     logging.getLogger("chess.engine").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
 
     cfgs = [parse_engine(toks, args.each) for toks in args.engine]
-    if len(cfgs) < 2:
+    if args.spsa:
+        if len(cfgs) != 1:
+            raise SystemExit("error: --spsa tunes exactly one --engine")
+        try:
+            with open(args.spsa) as f:
+                spsa_params = mspsa.parse_spsa_input(f.read())
+        except (OSError, ValueError) as exc:
+            raise SystemExit("error: --spsa %s: %s" % (args.spsa, exc))
+        for prm in spsa_params:
+            v = prm["value"] if prm["float"] else int(prm["value"])
+            cfgs[0]["options"].setdefault(prm["name"], str(v))
+    elif len(cfgs) < 2:
         raise SystemExit("error: need at least two --engine")
 
     # Time control.
@@ -233,16 +260,21 @@ def main(argv=None):
             seen[n] = 1
     names = [c["name"] for c in cfgs]
 
+    book = None
+    if args.openings:
+        book = OpeningBook(args.openings, args.openings_format, args.order, args.seed,
+                           args.start, args.plies, chess960=args.variant == "chess960")
+    if args.spsa:
+        mspsa.run_spsa(args, cfgs[0], tcd, tc_tag, adj, book, socket.gethostname(),
+                       run_game, _worker_init)
+        return 0
+
     n = len(cfgs)
     if args.tournament == "gauntlet":
         pairings = [(0, j) for j in range(1, n)]
     else:
         pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
 
-    book = None
-    if args.openings:
-        book = OpeningBook(args.openings, args.openings_format, args.order, args.seed,
-                           args.start, args.plies, chess960=args.variant == "chess960")
     if args.games < 1:
         raise SystemExit("error: --games must be >= 1")
     npairs = (args.games + 1) // 2

@@ -10,9 +10,9 @@ use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
 use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
-use crate::tt::{score_from_tt, score_to_tt, Bound};
+use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
 use crate::worker::Worker;
-use crate::{INFINITY, MATE, MAX_PLY};
+use crate::score::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
 
 /// The fifty-move rule draws, unless the last move gave mate.
@@ -128,7 +128,17 @@ impl Worker {
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && pos.halfmove_clock() < 90 && bound_allows(e.bound, s, alpha, beta) {
+            if !pv_node && e.depth >= depth && i32::from(pos.halfmove_clock()) < tt_cut_max_clock() && bound_allows(e.bound, s, alpha, beta) {
+                // A quiet table move that cuts here earns the history bonus of
+                // a searched cut-off (as in Stockfish); a move of a colliding
+                // entry only touches history cells.
+                if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
+                    let prev = [
+                        if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
+                        if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
+                    ];
+                    self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &prev, depth);
+                }
                 return s;
             }
         }
@@ -139,6 +149,7 @@ impl Worker {
         let us = pos.side_to_move();
 
         // Tablebases: right after a capture or pawn move the WDL is exact.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         if !root && !singular_node && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
             if let Some(t) = self.tb.usable(view.occ.count_ones()) {
                 if let Some(wdl) = t.probe_wdl(pos, &view.bb) {
@@ -150,9 +161,19 @@ impl Worker {
                         _ => Bound::Exact,
                     };
                     if bound_allows(bound, score, alpha, beta) {
-                        let depth = (depth + 6).min(MAX_PLY as i32 - 1);
-                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), 0, depth, bound, tt_pv);
+                        let depth = (depth + tb_store_depth_bonus()).min(MAX_PLY as i32 - 1);
+                        self.tt.store(pos.key(), Move::NULL, score_to_tt(score, ply), EVAL_NONE, depth, bound, tt_pv);
                         return score;
+                    }
+                    // At a PV node the result still bounds the node: a win is
+                    // the least it scores, a loss the most (as in Stockfish).
+                    if pv_node {
+                        if bound == Bound::Lower {
+                            tb_floor = score;
+                            alpha = alpha.max(score);
+                        } else {
+                            tb_ceiling = score;
+                        }
                     }
                 }
             }
@@ -168,7 +189,7 @@ impl Worker {
         } else if singular_node {
             self.stack[ply].raw_eval
         } else {
-            tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval)
+            tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply))
         };
         let static_eval = match &corr_keys {
             None => -INFINITY,
@@ -190,29 +211,37 @@ impl Worker {
         }
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].raw_eval = raw_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // Improving: better than two plies up; when that node was in check
+        // (no evaluation), than four plies up, as in Stockfish.
+        let improving = !in_check
+            && match (ply.checked_sub(2).map(|p| self.stack[p].static_eval), ply.checked_sub(4).map(|p| self.stack[p].static_eval)) {
+                (Some(e2), _) if e2 != -INFINITY => static_eval > e2,
+                (_, Some(e4)) if e4 != -INFINITY => static_eval > e4,
+                (Some(_), _) => true,
+                _ => false,
+            };
 
         if !pv_node && !in_check && !singular_node {
             // Step 5. Razoring: far below alpha at low depth, let quiescence decide.
-            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
+            if depth <= razor_depth() && eval + razor_base() + razor_margin() * depth * depth < alpha {
                 let score = self.qsearch(pos, alpha - 1, alpha, ply);
                 if score < alpha {
                     return score;
                 }
             }
             // Step 6. Reverse futility pruning.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
+            if depth <= rfp_depth() && eval - rfp_margin() * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
                 return eval;
             }
             // Step 7. Null-move pruning, not after a null move and not without pieces (zugzwang).
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && ply > 0
                 && self.stack[ply - 1].moved.piece != 0
                 && pos.non_pawn_material(us) > 0
                 && beta > -TB_WIN_IN_MAX
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(3);
+                let r = nmp_base() + depth / nmp_depth_div() + ((eval - beta) / nmp_eval_div()).min(nmp_eval_max());
                 let child = pos.make_null();
                 self.keys.push(pos.key());
                 self.stack[ply].moved = Default::default();
@@ -227,10 +256,10 @@ impl Worker {
                 }
             }
             // Step 8. ProbCut: a good capture that beats beta by a margin at reduced depth.
-            let pc_beta = beta + PROBCUT_MARGIN;
-            if depth >= PROBCUT_DEPTH
+            let pc_beta = beta + probcut_margin();
+            if depth >= probcut_depth()
                 && beta.abs() < TB_WIN_IN_MAX
-                && !tt_entry.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < pc_beta)
+                && !tt_entry.is_some_and(|e| e.depth >= depth - probcut_tt_depth_slack() && score_from_tt(e.score, ply) < pc_beta)
             {
                 if let Some(score) = self.probcut(pos, &view, depth, beta, raw_eval, tt_move, ply, cut_node) {
                     return score;
@@ -242,7 +271,7 @@ impl Worker {
         }
 
         // Step 9. Internal iterative reduction: without a hash move this node is likely ordered badly.
-        if tt_move.is_null() && depth >= IIR_DEPTH && (pv_node || cut_node) {
+        if tt_move.is_null() && depth >= iir_depth() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -254,9 +283,12 @@ impl Worker {
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0;
+        // Legal moves offered, searched or pruned (pruning before the first
+        // search happens only above a tablebase floor).
+        let mut moves_seen = 0;
         let mut quiets_tried: [(Move, crate::history::PieceTo); 64] = [(Move::NULL, Default::default()); 64];
         let mut n_quiets = 0;
         let mut captures_tried: [Move; 32] = [Move::NULL; 32];
@@ -270,6 +302,7 @@ impl Worker {
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
             }
+            moves_seen += 1;
             let noisy = is_noisy(pos, m);
             let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
 
@@ -281,18 +314,33 @@ impl Worker {
             if !root && best_score > -TB_WIN_IN_MAX {
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
                 if !noisy && !gives_check {
-                    if depth <= LMP_DEPTH && n_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving)) {
+                    let share = if improving { lmp_improving_pct() } else { lmp_pct() };
+                    if depth <= lmp_depth() && n_quiets as i32 >= (lmp_base() + depth * depth) * share / 100 {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check && lmr_depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * lmr_depth <= alpha {
+                    // History pruning: a late quiet that has failed here often before.
+                    if lmr_depth <= hp_depth() && history < -hp_margin() * depth {
                         continue;
                     }
-                    if depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_QUIET_MARGIN * lmr_depth) {
+                    if !in_check && lmr_depth <= fp_depth() && static_eval + fp_base() + fp_margin() * lmr_depth <= alpha {
                         continue;
                     }
-                } else if noisy && depth <= SEE_PRUNE_DEPTH && !see_ge(pos, &view.bb, m, SEE_CAPTURE_MARGIN * depth * depth) {
-                    continue;
+                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_quiet_margin() * lmr_depth) {
+                        continue;
+                    }
+                } else if noisy {
+                    // Capture futility: even the captured piece and a margin leave the score below alpha.
+                    if !in_check
+                        && !gives_check
+                        && lmr_depth <= cfp_depth()
+                        && static_eval + cfp_base() + cfp_margin() * lmr_depth + capture_value(pos, m) <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_capture_margin() * depth * depth) {
+                        continue;
+                    }
                 }
             }
 
@@ -301,8 +349,8 @@ impl Worker {
             if let Some(e) = tt_entry.filter(|e| {
                 m == e.mv
                     && !root
-                    && depth >= SE_DEPTH
-                    && e.depth >= depth - 3
+                    && depth >= se_depth()
+                    && e.depth >= depth - se_tt_depth_slack()
                     && e.bound != Bound::Upper
                     && score_from_tt(e.score, ply).abs() < TB_WIN_IN_MAX
                     && ply < 2 * self.root_depth as usize
@@ -312,7 +360,9 @@ impl Worker {
                         self.pick_buffers[ply] = Some(picker.into_buffers());
                         return score;
                     }
-                    Singular::Extend(x) => extension = x.max(extension.min(1)),
+                    // A negative extension (the table's move fails high without being
+                    // singular) applies unless the move checks.
+                    Singular::Extend(x) => extension = if x < 0 && !gives_check { x } else { x.max(extension.min(1)) },
                 }
                 if self.stopped {
                     return 0;
@@ -336,15 +386,16 @@ impl Worker {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && moves_searched >= 1 + usize::from(root) {
+                if depth >= lmr_min_depth() && moves_searched >= 1 + usize::from(root) {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
                     if noisy {
-                        r /= 2;
+                        r /= lmr_noisy_div();
                     } else {
-                        r -= history / LMR_HISTORY_DIV;
+                        r -= history / lmr_history_div();
                     }
-                    r += i32::from(!improving) + i32::from(cut_node) - i32::from(pv_node) - i32::from(gives_check);
-                    r -= i32::from(tt_pv && !pv_node);
+                    r += lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
+                    r -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
+                    r -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -400,13 +451,18 @@ impl Worker {
             if singular_node {
                 return alpha;
             }
-            // No legal move (pruning needs a searched move first): mate or stalemate.
-            // At the root with every move excluded (MultiPV), report a non-result.
-            return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+            // No legal move: mate or stalemate. At the root with every move
+            // excluded (MultiPV), report a non-result.
+            if moves_seen == 0 {
+                return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            // Otherwise every move was pruned below a tablebase floor, which stands.
         }
         if singular_node {
             return best_score;
         }
+        // A tablebase loss caps what the moves found.
+        best_score = best_score.min(tb_ceiling);
 
         let bound = if best_score >= beta {
             Bound::Lower
@@ -443,7 +499,7 @@ impl Worker {
         captures: &[Move],
         prev: &[crate::history::PieceTo; 2],
     ) {
-        let bonus = (depth * depth * 16 + 32 * depth).min(1600);
+        let bonus = history_bonus(depth);
         let cap_key = |pos: &Position, m: Move| {
             let pt = piece_to(pos, m);
             let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
@@ -498,7 +554,7 @@ impl Worker {
             (raw_eval, static_eval) = (-INFINITY, -INFINITY);
             best_score = -INFINITY;
         } else {
-            raw_eval = tt_entry.map_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply), |e| e.eval);
+            raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
             let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view));
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
@@ -519,8 +575,8 @@ impl Worker {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
-                if m.promo().is_none() && static_eval + capture_value(pos, m) + DELTA_MARGIN <= alpha {
-                    best_score = best_score.max(static_eval + capture_value(pos, m) + DELTA_MARGIN);
+                if m.promo().is_none() && static_eval + capture_value(pos, m) + delta_margin() <= alpha {
+                    best_score = best_score.max(static_eval + capture_value(pos, m) + delta_margin());
                     continue;
                 }
                 if m.promo().is_some_and(|p| p != tetrad_simd::PieceType::Queen) {

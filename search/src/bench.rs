@@ -7,7 +7,8 @@
 use tetrad_eval::EvalConfig;
 use crate::limits::Limits;
 use crate::worker::{SearchJob, SearchShared, Worker};
-use crate::{Engine, TranspositionTable};
+use crate::pool::Engine;
+use crate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_simd::Position;

@@ -7,7 +7,7 @@
 //! evaluation), `result - static eval` is folded into both tables with a
 //! weight growing with depth.
 
-use crate::params::{CORR_GRAIN, CORR_MAX, CORR_SIZE, CORR_WEIGHT_MAX};
+use crate::params::{corr_max_cp, corr_weight_max, CORR_GRAIN, CORR_SIZE};
 use tetrad_simd::{Color, NodeView, PieceType};
 
 /// The keys of a node for the correction tables.
@@ -78,11 +78,12 @@ impl Correction {
     /// Folds `diff` (search result minus static eval, cp) in with a depth-based weight.
     pub fn update(&mut self, stm: Color, k: &CorrKeys, diff: i32, depth: i32) {
         let s = stm.index();
-        let w = (depth + 1).clamp(1, CORR_WEIGHT_MAX);
-        let target = (diff * CORR_GRAIN).clamp(-CORR_MAX, CORR_MAX);
+        let w = (depth + 1).clamp(1, corr_weight_max());
+        let max = corr_max_cp() * CORR_GRAIN;
+        let target = (diff * CORR_GRAIN).clamp(-max, max);
         for e in [&mut self.pawns[s][Self::index(k.pawns)], &mut self.material[s][Self::index(k.material)]] {
             let v = *e as i32;
-            *e = ((v * (256 - w) + target * w) / 256).clamp(-CORR_MAX, CORR_MAX) as i16;
+            *e = ((v * (256 - w) + target * w) / 256).clamp(-max, max) as i16;
         }
     }
 }

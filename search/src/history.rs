@@ -1,7 +1,7 @@
 //! Move-ordering memory: butterfly, capture and continuation histories,
 //! killers and counter-moves. One set per search thread.
 
-use crate::params::HISTORY_MAX;
+use crate::params::{history_bonus, HISTORY_MAX};
 use tetrad_simd::{Color, Move};
 
 /// A continuation-history table: indexed by the (piece, to) of an earlier
@@ -79,7 +79,7 @@ impl History {
             capture: Box::new([[[0; 6]; 64]; 16]),
             cont: table(),
             cont2: table(),
-            killers: vec![[Move::NULL; 2]; crate::MAX_PLY + 8],
+            killers: vec![[Move::NULL; 2]; crate::score::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
         }
     }
@@ -106,7 +106,7 @@ impl History {
 
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
     pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &[PieceTo; 2], depth: i32) {
-        let bonus = (depth * depth * 16 + 32 * depth).min(1600);
+        let bonus = history_bonus(depth);
         let mut apply = |m: Move, pt: PieceTo, b: i32| {
             gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], b);
             for (p, table) in prev.iter().zip([&mut self.cont, &mut self.cont2]) {

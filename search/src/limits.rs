@@ -1,5 +1,6 @@
 //! Search limits from `go`, and time management.
 
+use crate::params::*;
 use std::time::{Duration, Instant};
 use tetrad_simd::{Color, Move};
 
@@ -28,6 +29,19 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
+impl Limits {
+    /// The clock to plan with for the side `stm`: its own; when a GUI gives
+    /// only the other side's, that one (the sides' clocks are rarely far
+    /// apart, and searching without a limit would lose on time); with no
+    /// clock at all but an increment or `movestogo`, nothing is left but
+    /// the increment. `None`: no clock (`go` alone, depth, nodes, infinite).
+    pub fn clock(&self, stm: Color) -> Option<u64> {
+        let (ours, theirs) = (stm.index(), 1 - stm.index());
+        let timed = self.inc.iter().any(|&i| i > 0) || self.movestogo.is_some();
+        self.time[ours].or(self.time[theirs]).or_else(|| timed.then_some(self.inc[ours]))
+    }
+}
+
 /// Soft and hard time limits for one search.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -47,17 +61,18 @@ impl TimeManager {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return TimeManager { start, soft: None, hard: Some(t) };
         }
-        let Some(time) = limits.time[stm.index()] else {
+        let Some(time) = limits.clock(stm) else {
             return TimeManager { start, soft: None, hard: None };
         };
         let inc = limits.inc[stm.index()];
         // Keep the overhead in reserve, and never plan with less than 1 ms.
         let left = time.saturating_sub(overhead_ms).max(1) as f64;
-        let mtg = limits.movestogo.map_or(24.0, |m| (m.clamp(1, 40)) as f64 + 1.0);
-        let base = left / mtg + inc as f64 * 0.8;
-        let soft = (base * 0.6).min(left * 0.3);
+        let mtg = limits.movestogo.map_or(f64::from(tm_moves_to_go()), |m| f64::from(m.clamp(1, tm_moves_to_go_max().max(1) as u32)) + 1.0);
+        let base = left / mtg + inc as f64 * pct(tm_inc_pct());
+        let soft = (base * pct(tm_soft_pct())).min(left * pct(tm_soft_max_pct()));
         // The hard limit may borrow from later moves, but never more than a share of the clock.
-        let hard = (base * 2.5).min(left * if limits.movestogo == Some(1) { 0.8 } else { 0.45 });
+        let hard_max = if limits.movestogo == Some(1) { tm_hard_last_pct() } else { tm_hard_max_pct() };
+        let hard = (base * pct(tm_hard_pct())).min(left * pct(hard_max));
         TimeManager {
             start,
             soft: Some(Duration::from_micros((soft.max(0.5) * 1000.0) as u64)),
@@ -79,7 +94,7 @@ impl TimeManager {
     pub fn soft_expired(&self, scale: f64) -> bool {
         match self.soft {
             Some(s) => {
-                let limit = s.mul_f64(scale.clamp(0.4, 3.0));
+                let limit = s.mul_f64(scale.clamp(pct(tm_scale_min_pct()), pct(tm_scale_max_pct())));
                 let limit = self.hard.map_or(limit, |h| limit.min(h));
                 self.elapsed() >= limit
             }
@@ -91,6 +106,32 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `go` with a clock of any kind plans a finite search, whatever is missing or tiny.
+    #[test]
+    fn every_clock_gives_a_limit() {
+        let cases = [
+            Limits { time: [Some(1000), None], ..Default::default() },
+            Limits { time: [None, Some(1000)], ..Default::default() },
+            Limits { time: [Some(1000), Some(1000)], movestogo: Some(1), ..Default::default() },
+            Limits { inc: [0, 100], ..Default::default() },
+            Limits { movestogo: Some(5), ..Default::default() },
+            Limits { time: [Some(5), Some(5)], ..Default::default() },
+            Limits { time: [Some(0), Some(0)], ..Default::default() },
+        ];
+        for limits in cases {
+            for stm in [Color::White, Color::Black] {
+                let tm = TimeManager::new(&limits, stm, 30, Instant::now());
+                let (soft, hard) = (tm.soft.expect("a soft limit"), tm.hard.expect("a hard limit"));
+                assert!(soft <= hard && hard <= Duration::from_millis(1000), "{limits:?} {stm:?}: {tm:?}");
+            }
+        }
+        // movestogo 1: the clock is refilled after this move, so most of it may go.
+        let last = Limits { time: [Some(1000), Some(1000)], movestogo: Some(1), ..Default::default() };
+        assert!(TimeManager::new(&last, Color::White, 30, Instant::now()).hard.unwrap() >= Duration::from_millis(500));
+        // No clock: no limit.
+        assert!(TimeManager::new(&Limits::default(), Color::White, 30, Instant::now()).hard.is_none());
+    }
 
     #[test]
     fn short_clock_stays_inside() {

@@ -3,7 +3,7 @@
 //! Quiet moves are generated only when the captures did not cut off.
 
 use crate::history::{History, PieceTo};
-use crate::params::MVV;
+use crate::params::{capture_history_div, capture_queen_promo, capture_underpromo, capture_victim_mul, good_capture_min, mvv};
 use crate::see::see_ge;
 use crate::tt::TranspositionTable;
 use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, Position};
@@ -122,15 +122,15 @@ impl MovePicker {
             let m = self.buf.list.as_slice()[i];
             ctx.prefetch_child(m);
             let victim = match ctx.pos.piece_at(m.to()) {
-                Some(p) => MVV[p.kind().index()],
-                None => MVV[0] * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
+                Some(p) => mvv(p.kind().index()),
+                None => mvv(0) * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
             };
             let attacker = ctx.pos.piece_at(m.from()).map_or(0, |p| p.kind().index() as i32);
-            let promo = m.promo().map_or(0, |p| if p == tetrad_simd::PieceType::Queen { 900 } else { -2000 });
+            let promo = m.promo().map_or(0, |p| if p == tetrad_simd::PieceType::Queen { capture_queen_promo() } else { capture_underpromo() });
             let pt = piece_to(ctx.pos, m);
             let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
             let hist = ctx.hist.capture[pt.piece as usize][pt.to as usize][victim_kind] as i32;
-            self.buf.scores[i] = victim * 16 - attacker + promo + hist / 16;
+            self.buf.scores[i] = victim * capture_victim_mul() - attacker + promo + hist / capture_history_div();
         }
     }
 
@@ -195,7 +195,7 @@ impl MovePicker {
                     None => self.stage = Stage::GenQuiets,
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        let good = self.buf.scores[self.next - 1] > -1000 && see_ge(ctx.pos, &ctx.view.bb, m, 0);
+                        let good = self.buf.scores[self.next - 1] > good_capture_min() && see_ge(ctx.pos, &ctx.view.bb, m, 0);
                         if good {
                             return Some(m);
                         }

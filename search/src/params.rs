@@ -1,89 +1,387 @@
 //! Every tunable number of the search, in one place.
+//!
+//! Each tunable is a function of no arguments named for what it does
+//! (`rfp_margin()`). In a normal build it is a `const fn` returning its
+//! literal, so the search compiles exactly as if the number were written
+//! in place. Built with `--features tune`, each one reads an atomic instead,
+//! set by a UCI spin option of the same name, so that an SPSA tuner
+//! (OpenBench, or `tools/match.py --spsa`) can play games with changed
+//! values without a rebuild. [`TUNABLES`] lists them with the ranges SPSA
+//! may move them in; `tetrad tune-params` prints that list in OpenBench's
+//! SPSA input form.
+//!
+//! Numbers that are not tuning choices stay plain constants below the table
+//! (table sizes, units).
 
-/// History values saturate here.
+/// One tunable number: its name (also its UCI option under `tune`), its
+/// value in this build, and the range and step SPSA uses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    /// Name, the function's and the UCI option's.
+    pub name: &'static str,
+    /// The value the search uses without the `tune` feature.
+    pub default: i32,
+    /// Smallest value SPSA may try.
+    pub min: i32,
+    /// Largest value SPSA may try.
+    pub max: i32,
+    /// SPSA perturbation at the end of a run (OpenBench's `c_end`).
+    pub c_end: f64,
+}
+
+/// OpenBench's `r_end` for every tunable: the learning rate at the end of a
+/// run, relative to `c_end²` (0.002 is the value OpenBench's documentation
+/// suggests).
+pub const R_END: f64 = 0.002;
+
+impl Tunable {
+    /// The tunable as one line of OpenBench's SPSA input:
+    /// `NAME, int, value, min, max, c_end, r_end`.
+    pub fn spsa_line(&self, value: i32) -> String {
+        format!("{}, int, {}, {}, {}, {}, {}", self.name, value, self.min, self.max, self.c_end, R_END)
+    }
+}
+
+/// Makes the tunables from one table: a function per row (a `const fn` of
+/// the literal, or a read of an atomic under the `tune` feature), and the
+/// [`TUNABLES`] list. `name = default, min..=max, c_end;`
+macro_rules! tunables {
+    ($( $(#[doc = $doc:literal])+ $name:ident = $value:literal, $min:literal..=$max:literal, $c_end:literal; )*) => {
+        /// Every tunable of the search, in the order of the table.
+        pub const TUNABLES: &[Tunable] = &[
+            $( Tunable { name: stringify!($name), default: $value, min: $min, max: $max, c_end: $c_end as f64 }, )*
+        ];
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $value
+            }
+        )*
+
+        /// The live values of a `tune` build, one atomic per tunable.
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod live {
+            use std::sync::atomic::AtomicI32;
+            $( pub static $name: AtomicI32 = AtomicI32::new($value); )*
+        }
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                live::$name.load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )*
+
+        /// Sets the tunable `name` (case-insensitive) to `value`, clamped to
+        /// its range; returns the value set, or `None` for an unknown name.
+        /// Only a `tune` build has values to set.
+        #[cfg(feature = "tune")]
+        pub fn set(name: &str, value: i32) -> Option<i32> {
+            $(
+                if name.eq_ignore_ascii_case(stringify!($name)) {
+                    let v = value.clamp($min, $max);
+                    live::$name.store(v, std::sync::atomic::Ordering::Relaxed);
+                    return Some(v);
+                }
+            )*
+            None
+        }
+
+        /// The value the search uses now for the tunable `name`.
+        pub fn value(name: &str) -> Option<i32> {
+            $(
+                if name.eq_ignore_ascii_case(stringify!($name)) {
+                    return Some($name());
+                }
+            )*
+            None
+        }
+    };
+}
+
+tunables! {
+    /// Aspiration window half-width at the first re-search.
+    aspiration_delta = 16, 5..=60, 3;
+    /// Iterations before aspiration windows are used.
+    aspiration_min_depth = 5, 2..=10, 1;
+    /// Added to the aspiration delta (beside half of it) at each widening.
+    aspiration_widen = 8, 0..=40, 2;
+    /// An aspiration delta beyond this gives up the window for a full one.
+    aspiration_full_window = 1000, 300..=3000, 100;
+
+    /// Table cut-offs only below this fifty-move counter (near 100 the stored
+    /// score may not know the draw coming).
+    tt_cut_max_clock = 90, 60..=100, 3;
+    /// A tablebase result is stored this many plies deeper than the node.
+    tb_store_depth_bonus = 6, 0..=12, 1;
+
+    /// Razoring: maximum depth.
+    razor_depth = 3, 1..=6, 0.5;
+    /// Razoring base margin.
+    razor_base = 400, 150..=800, 30;
+    /// Razoring margin per ply squared.
+    razor_margin = 200, 50..=400, 15;
+
+    /// Reverse futility pruning: maximum depth.
+    rfp_depth = 8, 4..=12, 1;
+    /// Margin per ply of depth for reverse futility pruning.
+    rfp_margin = 75, 30..=150, 6;
+
+    /// Null-move pruning: minimum depth.
+    nmp_min_depth = 3, 2..=6, 0.5;
+    /// Null-move base reduction (R ≥ 3, as in the paper's reference).
+    nmp_base = 3, 2..=5, 0.5;
+    /// Extra null-move reduction per this many plies of depth.
+    nmp_depth_div = 3, 2..=6, 0.5;
+    /// Extra null-move reduction per this many centipawns of (eval − beta).
+    nmp_eval_div = 200, 80..=400, 15;
+    /// Most plies of the eval-based null-move reduction.
+    nmp_eval_max = 3, 1..=6, 0.5;
+
+    /// ProbCut: minimum depth.
+    probcut_depth = 5, 3..=8, 0.5;
+    /// ProbCut margin above beta.
+    probcut_margin = 200, 80..=400, 15;
+    /// ProbCut searches this much shallower.
+    probcut_reduction = 4, 2..=6, 0.5;
+    /// ProbCut is skipped when a table entry at most this much shallower
+    /// already scores below its bound.
+    probcut_tt_depth_slack = 3, 1..=6, 0.5;
+
+    /// Internal iterative reduction: minimum depth.
+    iir_depth = 4, 2..=8, 0.5;
+
+    /// Late move pruning: maximum depth.
+    lmp_depth = 8, 4..=12, 1;
+    /// Late move pruning: quiets allowed at depth d are (base + d²) × pct / 100.
+    lmp_base = 3, 0..=10, 1;
+    /// Late move pruning share (percent) when the evaluation is improving.
+    lmp_improving_pct = 100, 50..=200, 8;
+    /// Late move pruning share (percent) when it is not.
+    lmp_pct = 50, 25..=100, 5;
+
+    /// History pruning of quiet moves: maximum (reduced) depth.
+    hp_depth = 4, 1..=8, 0.5;
+    /// History pruning: a quiet whose history is below −margin × depth is skipped.
+    hp_margin = 2500, 500..=8000, 200;
+
+    /// Futility pruning of quiet moves: maximum (reduced) depth.
+    fp_depth = 8, 4..=12, 1;
+    /// Futility base margin.
+    fp_base = 90, 30..=200, 8;
+    /// Futility margin per ply.
+    fp_margin = 85, 30..=200, 8;
+
+    /// Futility pruning of captures: maximum (reduced) depth.
+    cfp_depth = 6, 2..=10, 0.5;
+    /// Capture futility base margin (beside the captured piece's value).
+    cfp_base = 225, 50..=500, 20;
+    /// Capture futility margin per ply.
+    cfp_margin = 220, 50..=500, 20;
+
+    /// SEE pruning: maximum depth.
+    see_prune_depth = 8, 4..=12, 1;
+    /// SEE threshold per ply of (reduced) depth for quiets.
+    see_quiet_margin = -60, -150..=-10, 6;
+    /// SEE threshold per ply squared for captures.
+    see_capture_margin = -25, -80..=-5, 3;
+
+    /// Singular extensions: minimum depth.
+    se_depth = 7, 4..=10, 0.5;
+    /// Singular margin per ply of depth.
+    se_margin = 2, 1..=5, 0.5;
+    /// The table entry may be this much shallower than the node.
+    se_tt_depth_slack = 3, 1..=6, 0.5;
+    /// A second extension ply when the other moves fail this far below the singular bound.
+    se_double_margin = 20, 5..=50, 3;
+    /// At most this many double extensions along one path.
+    se_max_double = 6, 0..=12, 1;
+
+    /// Late move reductions: table base, in hundredths of a ply
+    /// (r = base + ln d · ln m / div).
+    lmr_base = 75, 25..=150, 8;
+    /// LMR divisor, in hundredths.
+    lmr_div = 225, 150..=350, 12;
+    /// Reductions only from this depth.
+    lmr_min_depth = 3, 2..=5, 0.5;
+    /// Noisy moves get the table's reduction divided by this.
+    lmr_noisy_div = 2, 1..=4, 0.5;
+    /// History points per ply of reduction change.
+    lmr_history_div = 6000, 2000..=16000, 500;
+    /// Plies more when the evaluation is not improving.
+    lmr_not_improving = 1, 0..=3, 0.5;
+    /// Plies more at an expected cut node.
+    lmr_cut_node = 1, 0..=3, 0.5;
+    /// Plies less at a PV node.
+    lmr_pv_node = 1, 0..=3, 0.5;
+    /// Plies less for a checking move.
+    lmr_gives_check = 1, 0..=3, 0.5;
+    /// Plies less at a node that was on a principal variation.
+    lmr_tt_pv = 1, 0..=3, 0.5;
+
+    /// Quiescence delta-pruning margin.
+    delta_margin = 200, 50..=400, 15;
+
+    /// History bonus of a cut-off: quad · d² + lin · d, at most max.
+    history_bonus_quad = 16, 4..=32, 2;
+    /// Linear part of the history bonus.
+    history_bonus_lin = 32, 0..=96, 4;
+    /// Largest history bonus.
+    history_bonus_max = 1600, 400..=4000, 100;
+
+    /// Capture ordering: victim value × this, less the attacker's kind.
+    capture_victim_mul = 16, 4..=64, 2;
+    /// Capture ordering: capture history divided by this.
+    capture_history_div = 16, 4..=64, 2;
+    /// Capture ordering bonus of a queen promotion.
+    capture_queen_promo = 900, 300..=2000, 60;
+    /// Capture ordering score of an under-promotion.
+    capture_underpromo = -2000, -4000..=-1000, 100;
+    /// Captures scoring at or below this are searched late, with the bad ones.
+    good_capture_min = -1000, -3000..=0, 100;
+    /// Victim value of a pawn, for capture ordering (MVV-LVA).
+    mvv_pawn = 100, 50..=200, 8;
+    /// Victim value of a knight.
+    mvv_knight = 320, 200..=500, 15;
+    /// Victim value of a bishop.
+    mvv_bishop = 330, 200..=500, 15;
+    /// Victim value of a rook.
+    mvv_rook = 500, 350..=750, 20;
+    /// Victim value of a queen.
+    mvv_queen = 950, 700..=1400, 40;
+
+    /// Correction history: largest update weight (of 256).
+    corr_weight_max = 16, 4..=64, 2;
+    /// Correction history: largest stored correction per table, centipawns.
+    corr_max_cp = 32, 8..=96, 3;
+
+    /// The table keeps a result for the same position this much deeper than a new bound.
+    tt_keep_depth_margin = 3, 0..=8, 1;
+    /// Replacement: an entry from each older search counts this many plies shallower.
+    tt_age_weight = 4, 1..=16, 1;
+
+    /// Lazy SMP vote of a thread: (score − lowest + base) × depth.
+    smp_vote_base = 14, 1..=50, 3;
+
+    /// Time: moves to go assumed without `movestogo`.
+    tm_moves_to_go = 24, 10..=50, 2;
+    /// Time: `movestogo` is capped at this.
+    tm_moves_to_go_max = 40, 10..=80, 3;
+    /// Time: percent of the increment planned per move.
+    tm_inc_pct = 80, 40..=100, 5;
+    /// Time: soft limit, percent of the planned time.
+    tm_soft_pct = 60, 30..=100, 5;
+    /// Time: soft limit at most this percent of the clock.
+    tm_soft_max_pct = 30, 10..=60, 3;
+    /// Time: hard limit, percent of the planned time.
+    tm_hard_pct = 250, 100..=500, 20;
+    /// Time: hard limit at most this percent of the clock.
+    tm_hard_max_pct = 45, 20..=80, 3;
+    /// Time: hard limit at most this percent of the clock on the last move before the control.
+    tm_hard_last_pct = 80, 50..=95, 3;
+    /// Time: the soft limit's scale is kept within this percent and…
+    tm_scale_min_pct = 40, 10..=100, 5;
+    /// … this percent.
+    tm_scale_max_pct = 300, 150..=500, 20;
+    /// Time: scale (percent) of an unstable best move…
+    tm_stability_base = 150, 100..=250, 8;
+    /// … less this (percent) per iteration it stayed the same…
+    tm_stability_step = 7, 0..=15, 1;
+    /// … for at most this many iterations.
+    tm_stability_max = 10, 3..=20, 1;
+    /// Time: a score drop of this many centipawns doubles the time…
+    tm_drop_div = 150, 50..=400, 15;
+    /// … counting drops up to this many centipawns.
+    tm_drop_max = 100, 30..=300, 10;
+    /// Time: node-share scale (percent) = (base − best move's share) × mul…
+    tm_node_base = 150, 100..=250, 8;
+    /// … with this mul (percent).
+    tm_node_mul = 135, 50..=250, 8;
+    /// Time: a single legal move is played after this depth.
+    tm_single_move_depth = 4, 1..=10, 1;
+}
+
+/// A tunable percentage as a factor (exact: `pct(60)` is the literal `0.6`).
+#[inline(always)]
+pub fn pct(x: i32) -> f64 {
+    f64::from(x) / 100.0
+}
+
+/// Victim values for capture ordering, pawn..king (a king is never captured).
+#[inline(always)]
+pub fn mvv(kind: usize) -> i32 {
+    [mvv_pawn(), mvv_knight(), mvv_bishop(), mvv_rook(), mvv_queen(), 0][kind]
+}
+
+/// The history bonus (and malus) of a cut-off at `depth`.
+#[inline(always)]
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * history_bonus_quad() + history_bonus_lin() * depth).min(history_bonus_max())
+}
+
+/// History values saturate here (the tables are `i16`).
 pub const HISTORY_MAX: i32 = 16_384;
-
-/// Aspiration window half-width at the first re-search.
-pub const ASPIRATION_DELTA: i32 = 16;
-/// Iterations before aspiration windows are used.
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-
-/// Reverse futility pruning: maximum depth and margin per ply.
-pub const RFP_DEPTH: i32 = 8;
-/// Margin per ply of depth for reverse futility pruning.
-pub const RFP_MARGIN: i32 = 75;
-
-/// Null-move pruning: minimum depth.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move base reduction (R ≥ 3, as in the paper's reference).
-pub const NMP_BASE: i32 = 3;
-/// Extra reduction per this many plies of depth.
-pub const NMP_DEPTH_DIV: i32 = 3;
-/// Extra reduction per this many centipawns of (eval − beta), capped at 3.
-pub const NMP_EVAL_DIV: i32 = 200;
-
-/// Futility pruning of quiet moves: maximum depth, base and per-ply margins.
-pub const FP_DEPTH: i32 = 8;
-/// Futility base margin.
-pub const FP_BASE: i32 = 90;
-/// Futility margin per ply.
-pub const FP_MARGIN: i32 = 85;
-
-/// Late move pruning: maximum depth.
-pub const LMP_DEPTH: i32 = 8;
-
-/// SEE pruning thresholds per ply of depth for quiets and captures.
-pub const SEE_QUIET_MARGIN: i32 = -60;
-/// SEE threshold per ply squared for captures.
-pub const SEE_CAPTURE_MARGIN: i32 = -25;
-/// Maximum depth of SEE pruning.
-pub const SEE_PRUNE_DEPTH: i32 = 8;
-
-/// Late move reductions: table base and divisor (r = base + ln d · ln m / div).
-pub const LMR_BASE: f64 = 0.75;
-/// LMR divisor.
-pub const LMR_DIV: f64 = 2.25;
-/// History points per ply of reduction change.
-pub const LMR_HISTORY_DIV: i32 = 6_000;
-
-/// Internal iterative reduction: minimum depth.
-pub const IIR_DEPTH: i32 = 4;
-
-/// Quiescence delta-pruning margin.
-pub const DELTA_MARGIN: i32 = 200;
-
-/// Material values the search uses for MVV-LVA, pawn..king.
-pub const MVV: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 /// Correction history: entries per table (a power of two).
 pub const CORR_SIZE: usize = 16_384;
 /// Correction history values are kept in 1/CORR_GRAIN centipawns.
 pub const CORR_GRAIN: i32 = 256;
-/// Largest stored correction (in grains: 32 cp per table).
-pub const CORR_MAX: i32 = 32 * 256;
-/// Largest update weight (of 256).
-pub const CORR_WEIGHT_MAX: i32 = 16;
 
-/// Singular extensions: minimum depth, and how much below the table's score
-/// the other moves must fail (per ply of depth).
-pub const SE_DEPTH: i32 = 7;
-/// Singular margin per ply of depth.
-pub const SE_MARGIN: i32 = 2;
-/// A second extension ply when the other moves fail this far below the singular bound.
-pub const SE_DOUBLE_MARGIN: i32 = 20;
-/// At most this many double extensions along one path.
-pub const SE_MAX_DOUBLE: u8 = 6;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// ProbCut: minimum depth, margin above beta, and the depth it searches less.
-pub const PROBCUT_DEPTH: i32 = 5;
-/// ProbCut margin above beta.
-pub const PROBCUT_MARGIN: i32 = 200;
-/// ProbCut searches this much shallower.
-pub const PROBCUT_REDUCTION: i32 = 4;
+    #[test]
+    fn every_tunable_starts_inside_its_range_under_a_unique_name() {
+        let mut names = std::collections::HashSet::new();
+        for t in TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            assert!(t.c_end > 0.0 && t.c_end <= f64::from(t.max - t.min), "{t:?}");
+            assert!(names.insert(t.name.to_ascii_lowercase()), "{} twice", t.name);
+            assert_eq!(value(t.name), Some(t.default), "{}", t.name);
+        }
+        assert_eq!(value("no_such_tunable"), None);
+    }
 
-/// Razoring: maximum depth, and the margins (base + per ply squared).
-pub const RAZOR_DEPTH: i32 = 3;
-/// Razoring base margin.
-pub const RAZOR_BASE: i32 = 400;
-/// Razoring margin per ply squared.
-pub const RAZOR_MARGIN: i32 = 200;
+    /// The line OpenBench's `spsa_utils.py` splits into seven fields.
+    #[test]
+    fn spsa_lines_have_openbenchs_seven_fields() {
+        let line = TUNABLES[0].spsa_line(TUNABLES[0].default);
+        assert_eq!(line, "aspiration_delta, int, 16, 5, 60, 3, 0.002");
+        for t in TUNABLES {
+            let line = t.spsa_line(t.default);
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            assert_eq!(fields.len(), 7, "{fields:?}");
+            assert_eq!(fields[1], "int");
+            for f in &fields[2..] {
+                assert!(f.parse::<f64>().is_ok(), "{fields:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn exact_factors_and_tables() {
+        assert_eq!(pct(60), 0.6);
+        assert_eq!(pct(135), 1.35);
+        assert_eq!(pct(7), 0.07);
+        assert_eq!(mvv(4), 950);
+        assert_eq!(history_bonus(1), 48);
+        assert_eq!(history_bonus(20), 1600);
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tune_build_sets_values_by_name_within_range() {
+        assert_eq!(set("RFP_Margin", 80), Some(80));
+        assert_eq!(rfp_margin(), 80);
+        assert_eq!(set("rfp_margin", 10_000), Some(150));
+        assert_eq!(set("rfp_margin", 75), Some(75));
+        assert_eq!(set("nothing", 1), None);
+    }
+}

@@ -27,6 +27,8 @@ pub struct SearchOutcome {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that gave a result, at the root and in the search (UCI `tbhits`).
+    pub tb_hits: u64,
 }
 
 /// Called on the main search thread when a search ends (prints `bestmove` in UCI).
@@ -297,7 +299,7 @@ impl Engine {
         self.go(root, history, limits, 0, 1, print_info, Box::new(move |o| *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(o)));
         self.wait();
         let result = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
-        result.unwrap_or(SearchOutcome { best: Move::NULL, ponder: None, score: 0, depth: 0, nodes: 0 })
+        result.unwrap_or(SearchOutcome { best: Move::NULL, ponder: None, score: 0, depth: 0, nodes: 0, tb_hits: 0 })
     }
 }
 
@@ -355,7 +357,7 @@ fn search_guarded(worker: &mut Worker, job: &SearchJob) -> ThreadResult {
         Err(_) => {
             *worker = Worker::new(id);
             let best = tetrad_simd::legal_moves(&job.root).as_slice().first().copied().unwrap_or(Move::NULL);
-            ThreadResult { best, score: -crate::INFINITY, depth: 0, pv: vec![best], lines: Vec::new() }
+            ThreadResult { best, score: -crate::score::INFINITY, depth: 0, pv: vec![best], lines: Vec::new() }
         }
     }
 }
@@ -390,7 +392,8 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
         let child = job.root.make_move(best);
         ponder = job.tt.probe(child.key()).map(|e| e.mv).filter(|&m| is_legal(&child, m));
     }
-    let outcome = SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes() };
+    let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
+    let outcome = SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes(), tb_hits };
     on_done(outcome);
 }
 
@@ -406,13 +409,13 @@ fn vote(results: &[ThreadResult]) -> ThreadResult {
     let min = valid.iter().map(|r| r.score).min().unwrap_or(0);
     let mut votes: HashMap<u16, i64> = HashMap::new();
     for r in &valid {
-        *votes.entry(r.best.raw()).or_default() += (r.score - min + 14) as i64 * r.depth.max(1) as i64;
+        *votes.entry(r.best.raw()).or_default() += (r.score - min + crate::params::smp_vote_base()) as i64 * r.depth.max(1) as i64;
     }
     let mut best = valid[0];
     for r in &valid[1..] {
         let (vb, vr) = (votes[&best.best.raw()], votes[&r.best.raw()]);
         // A proven mate wins outright; otherwise the most-voted move, deeper result first.
-        if r.score >= crate::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth) {
+        if r.score >= crate::score::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth) {
             best = r;
         }
     }

@@ -36,7 +36,7 @@ impl Worker {
         ply: usize,
         cut_node: bool,
     ) -> Option<i32> {
-        let pc_beta = beta + PROBCUT_MARGIN;
+        let pc_beta = beta + probcut_margin();
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         // A quiescence picker offers the table's move only when it is a capture or promotion.
         let mut picker = MovePicker::qsearch(tt_move, false, buffers);
@@ -52,14 +52,14 @@ impl Worker {
             self.stack[ply].moved = crate::movepick::piece_to(pos, m);
             let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
             if score >= pc_beta {
-                score = -self.negamax(&child, depth - PROBCUT_REDUCTION, -pc_beta, -pc_beta + 1, ply + 1, !cut_node);
+                score = -self.negamax(&child, depth - probcut_reduction(), -pc_beta, -pc_beta + 1, ply + 1, !cut_node);
             }
             self.keys.pop();
             if self.stopped {
                 break;
             }
             if score >= pc_beta {
-                let d = depth - PROBCUT_REDUCTION + 1;
+                let d = depth - probcut_reduction() + 1;
                 self.tt.store(pos.key(), m, score_to_tt(score, ply), static_eval, d, Bound::Lower, false);
                 result = Some(score);
                 break;
@@ -84,14 +84,14 @@ impl Worker {
         pv_node: bool,
         cut_node: bool,
     ) -> Singular {
-        let s_beta = (tt_score - SE_MARGIN * depth).max(-TB_WIN_IN_MAX);
+        let s_beta = (tt_score - se_margin() * depth).max(-TB_WIN_IN_MAX);
         let s_depth = (depth - 1) / 2;
         self.stack[ply].excluded = e.mv;
         let score = self.negamax(pos, s_depth, s_beta - 1, s_beta, ply, cut_node);
         self.stack[ply].excluded = Move::NULL;
         if score < s_beta {
             let doubles = self.stack[ply].double_exts;
-            if !pv_node && score < s_beta - SE_DOUBLE_MARGIN && doubles < SE_MAX_DOUBLE {
+            if !pv_node && score < s_beta - se_double_margin() && i32::from(doubles) < se_max_double() {
                 self.stack[ply].double_exts = doubles + 1;
                 return Singular::Extend(2);
             }

@@ -6,12 +6,18 @@
 //! Two uses, as in Stockfish:
 //! - **in the search**, a WDL probe right after a capture or pawn move (the
 //!   only positions whose WDL the tables give exactly) turns the node into a
-//!   win, draw or loss bound;
+//!   win, draw or loss: a result that settles the window ends the node; at a
+//!   PV node a win that does not is the floor of the node's score, a loss
+//!   its ceiling (`alphabeta.rs`);
 //! - **at the root**, every legal move is ranked by the DTZ of the position
-//!   it leads to, and only the moves that keep the best outcome (for a win:
-//!   the fastest to the next zeroing move, which always converts under the
-//!   fifty-move rule) are searched. The root's reported score is then the
-//!   tablebase's unless the search proves a mate itself.
+//!   it leads to, and only the moves that keep the best outcome are
+//!   searched. For a win these are all the moves that still win inside the
+//!   fifty-move rule: the search plays its own choice when it proves the win
+//!   itself (a mate, or a table win inside its tree), a quicker mate than
+//!   the tables' path where one exists; otherwise the move with the fewest
+//!   plies to the next zeroing move, which always converts under the
+//!   fifty-move rule. The root's reported score is the tablebase's unless
+//!   the search proves a mate itself.
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, FromSetup, Position as _, Setup};
 pub use shakmaty_syzygy::Wdl;
@@ -25,7 +31,7 @@ use tetrad_simd::{Bitboards, Color, Move, PieceType, Position};
 /// evaluation (±15,000), below mate scores.
 pub const TB_WIN: i32 = 20_000;
 /// Scores at or beyond this (in absolute value) are tablebase results.
-pub const TB_WIN_IN_MAX: i32 = TB_WIN - 2 * crate::MAX_PLY as i32;
+pub const TB_WIN_IN_MAX: i32 = TB_WIN - 2 * crate::score::MAX_PLY as i32;
 
 /// Loaded tables.
 pub struct Tablebases {
@@ -83,8 +89,14 @@ impl TbConfig {
 /// The root's moves as the tables rank them.
 #[derive(Clone, Debug)]
 pub struct RootTb {
-    /// The moves that keep the best outcome (in the order given).
+    /// The moves that keep the best outcome (in the order given): for a win,
+    /// every move that still wins inside the fifty-move rule, so that the
+    /// search can choose a quicker mate than the tables' path.
     pub moves: Vec<Move>,
+    /// For a win, the moves among them with the fewest plies to the next
+    /// zeroing move: the tables' own path, which always makes progress
+    /// (empty for any other outcome).
+    pub fastest: Vec<Move>,
     /// The root's score from the tables (side to move's view).
     pub score: i32,
 }
@@ -99,7 +111,7 @@ impl Tablebases {
     /// Loads every table of the directories in `paths`. Returns the tables
     /// (none if no file was found) and one message per problem or success.
     pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
-        // Small files are read into memory at their first probe (see `tbfiles`).
+        // Files are memory-mapped at their first probe (see `tbfiles`).
         let mut tables = Tablebase::with_filesystem(std::sync::Arc::new(crate::tbfiles::TableFiles::new()));
         let mut messages = Vec::new();
         let mut files = 0;
@@ -124,7 +136,7 @@ impl Tablebases {
             let name = material.to_string();
             let new = self.missing.lock().map(|mut m| m.insert(name.clone())).unwrap_or(false);
             if new {
-                crate::emit(&format!("info string error: Syzygy table {name} is missing; searching without it"));
+                crate::output::emit(&format!("info string error: Syzygy table {name} is missing; searching without it"));
             }
         }
     }
@@ -144,7 +156,8 @@ impl Tablebases {
     }
 
     /// Ranks the root's legal `moves` by the DTZ after each; `None` when the
-    /// root is not in the tables. Also returns the number of probes made.
+    /// root is not in the tables. Also returns the number of probes that
+    /// gave a result (UCI `tbhits`).
     pub fn rank_root(&self, root: &Position, moves: &[Move], rule50: bool) -> (Option<RootTb>, u64) {
         let mut ranked = Vec::with_capacity(moves.len());
         let mut probes = 0;
@@ -157,14 +170,15 @@ impl Tablebases {
             } else if chess.is_stalemate() || chess.is_insufficient_material() {
                 (0, 0)
             } else {
-                probes += 1;
                 // The child's outcome for the opponent (-1: they lose), whether
                 // the fifty-move rule spoils it, and the plies to the next zeroing move.
                 let (outcome, spoiled, plies) = if child.halfmove_clock() == 0 {
                     // A capture or pawn move is itself the zeroing move: a win
                     // through it is one ply from the root, the best a winning
                     // move can be (the child's own DTZ counts from afresh).
-                    match self.tables.probe_wdl_after_zeroing(&chess) {
+                    let probe = self.tables.probe_wdl_after_zeroing(&chess);
+                    probes += u64::from(probe.is_ok());
+                    match probe {
                         Ok(Wdl::Loss) => (-1, false, 1),
                         Ok(Wdl::BlessedLoss) => (-1, rule50, 1),
                         Ok(Wdl::Draw) => (0, false, 0),
@@ -176,7 +190,9 @@ impl Tablebases {
                         }
                     }
                 } else {
-                    match self.tables.probe_dtz(&chess) {
+                    let probe = self.tables.probe_dtz(&chess);
+                    probes += u64::from(probe.is_ok());
+                    match probe {
                         Ok(d) => {
                             let dtz = d.ignore_rounding().0;
                             (dtz.signum(), rule50 && dtz.abs() + child.halfmove_clock() as i32 > 100, dtz.abs() + 1)
@@ -200,14 +216,22 @@ impl Tablebases {
         // Wins: fewest plies to the next zeroing move first; losses: the most.
         let key = |(class, plies): (i32, i32)| (class, if class > 0 { -plies } else { plies });
         let Some(best) = ranked.iter().map(|r| key(r.1)).max() else { return (None, probes) };
-        let keep: Vec<Move> = ranked.iter().filter(|r| key(r.1) == best).map(|r| r.0).collect();
+        let fastest: Vec<Move> = ranked.iter().filter(|r| key(r.1) == best).map(|r| r.0).collect();
         let (class, plies) = ranked.iter().find(|r| key(r.1) == best).map_or((0, 0), |r| r.1);
         let score = match class {
             c if c >= 3 => TB_WIN - plies,
             c if c <= -3 => -(TB_WIN - plies),
             _ => 0,
         };
-        (Some(RootTb { moves: keep, score }), probes)
+        // A certain win: every winning move is kept (the mate checked first,
+        // then the fastest), and the search chooses among them.
+        if class >= 3 {
+            let mut wins: Vec<(Move, (i32, i32))> = ranked.into_iter().filter(|r| r.1 .0 >= 3).collect();
+            wins.sort_by_key(|r| std::cmp::Reverse(key(r.1)));
+            let moves = wins.into_iter().map(|r| r.0).collect();
+            return (Some(RootTb { moves, fastest, score }), probes);
+        }
+        (Some(RootTb { moves: fastest, fastest: Vec::new(), score }), probes)
     }
 }
 

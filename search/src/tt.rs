@@ -48,6 +48,10 @@ pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The static evaluation of an entry stored without one (a tablebase
+/// result: the node was never evaluated). Readers evaluate afresh.
+pub const EVAL_NONE: i32 = i16::MIN as i32;
+
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -66,7 +70,7 @@ pub struct TtEntry {
     pub mv: Move,
     /// Score, relative to the node (convert with `score_from_tt`).
     pub score: i32,
-    /// Static evaluation of the node.
+    /// Static evaluation of the node ([`EVAL_NONE`] when stored without one).
     pub eval: i32,
     /// Search depth the score comes from.
     pub depth: i32,
@@ -74,6 +78,14 @@ pub struct TtEntry {
     pub bound: Bound,
     /// The position was (or had been) on a principal variation.
     pub pv: bool,
+}
+
+impl TtEntry {
+    /// The stored static evaluation, if the entry has one.
+    #[inline]
+    pub fn static_eval(&self) -> Option<i32> {
+        (self.eval != EVAL_NONE).then_some(self.eval)
+    }
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
@@ -259,7 +271,7 @@ impl TranspositionTable {
                 let old = unpack(data);
                 // A much deeper result for the same position stays (only its move may
                 // be refreshed); a fresh exact result always replaces.
-                if data != 0 && bound != Bound::Exact && old.depth > depth + 3 {
+                if data != 0 && bound != Bound::Exact && old.depth > depth + crate::params::tt_keep_depth_margin() {
                     if !mv.is_null() && mv != old.mv {
                         let kept = pack(mv, old.score, old.eval, old.depth, old.bound, old.pv || pv, data_generation(data));
                         slot[0].store(key ^ kept, Ordering::Relaxed);
@@ -274,7 +286,7 @@ impl TranspositionTable {
                 return;
             }
             let age = (generation.wrapping_sub(data_generation(data))) & GEN_MASK;
-            let value = data_depth(data) - 4 * age as i32;
+            let value = data_depth(data) - crate::params::tt_age_weight() * age as i32;
             if value < victim_value {
                 victim_value = value;
                 victim = i;

@@ -3,9 +3,10 @@
 
 use crate::history::{History, PieceTo};
 use crate::limits::{Limits, TimeManager};
-use crate::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use crate::params::*;
 use crate::tt::TranspositionTable;
-use crate::{format_score, MAX_PLY, MATE_IN_MAX, INFINITY};
+use crate::output::{emit, format_score, pv_text};
+use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -38,6 +39,17 @@ fn wdl_text(root: &Position, score: i32) -> String {
         tetrad_eval::learn::wdl::MODEL.per_mille(score, m)
     };
     format!(" wdl {w} {d} {l}")
+}
+
+/// Late-move reductions by depth and move number (plies).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut lmr = Box::new([[0u8; 64]; 64]);
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (pct(lmr_base()) + (d as f64).ln() * (m as f64).ln() / pct(lmr_div())).max(0.0) as u8;
+        }
+    }
+    lmr
 }
 
 /// A minimal table workers hold between searches, so they keep no real table alive.
@@ -87,6 +99,8 @@ pub(crate) struct RootMoves {
     restricted: bool,
     /// The root's score from the tablebases.
     tb_score: Option<i32>,
+    /// A won root: the tables' fastest moves (see [`crate::tb::RootTb`]).
+    tb_fastest: Vec<Move>,
 }
 
 impl RootMoves {
@@ -99,6 +113,7 @@ impl RootMoves {
         }
         let mut restricted = moves.len() < legal.len();
         let mut tb_score = None;
+        let mut tb_fastest = Vec::new();
         // Tablebases at the root: search only the moves that keep the best outcome.
         if let Some(t) = job.tb.usable(NodeView::new(&job.root).occ.count_ones()) {
             let (ranked, probes) = t.rank_root(&job.root, &moves, job.tb.rule50);
@@ -107,9 +122,10 @@ impl RootMoves {
                 restricted |= r.moves.len() < moves.len();
                 moves = r.moves;
                 tb_score = Some(r.score);
+                tb_fastest = r.fastest;
             }
         }
-        RootMoves { moves, restricted, tb_score }
+        RootMoves { moves, restricted, tb_score, tb_fastest }
     }
 }
 
@@ -207,6 +223,8 @@ pub struct Worker {
     pub(crate) tb_hits: u64,
     /// The root's score from the tablebases, when the root is in them.
     pub(crate) root_tb_score: Option<i32>,
+    /// A won tablebase root: the tables' fastest moves.
+    pub(crate) root_tb_fastest: Vec<Move>,
     /// Move-picker buffers per ply, reused from node to node.
     pub(crate) pick_buffers: Vec<Option<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
@@ -228,13 +246,6 @@ pub struct Worker {
 impl Worker {
     /// A fresh worker.
     pub fn new(id: usize) -> Worker {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for d in 1..64 {
-            for m in 1..64 {
-                let r = crate::params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / crate::params::LMR_DIV;
-                lmr[d][m] = r.max(0.0) as u8;
-            }
-        }
         Worker {
             id,
             hist: History::new(),
@@ -254,10 +265,11 @@ impl Worker {
             root_allowed: Vec::new(),
             root_best: Move::NULL,
             root_best_score: -INFINITY,
-            lmr,
+            lmr: lmr_table(),
             tb: Default::default(),
             tb_hits: 0,
             root_tb_score: None,
+            root_tb_fastest: Vec::new(),
             pick_buffers: (0..MAX_PLY + 8).map(|_| Some(crate::movepick::PickBuffers::boxed())).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -302,7 +314,9 @@ impl Worker {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes & 255 == 0 || self.single_thread {
+        // Depth 1 always completes (a few dozen nodes): a search stopped at
+        // once, or out of time or nodes, still answers a searched move.
+        if (self.nodes & 255 == 0 || self.single_thread) && self.root_depth > 1 {
             self.stopped |= self.shared.stop.load(Ordering::Relaxed);
         }
     }
@@ -328,6 +342,11 @@ impl Worker {
     pub fn search(&mut self, job: &SearchJob) -> ThreadResult {
         self.tt = Arc::clone(&job.tt);
         self.shared = Arc::clone(&job.shared);
+        // A tune build's reductions follow their options.
+        #[cfg(feature = "tune")]
+        {
+            self.lmr = lmr_table();
+        }
         self.eval.configure(&job.eval);
         self.single_thread = job.shared.nodes.len() == 1;
         self.nodes = 0;
@@ -352,6 +371,7 @@ impl Worker {
         self.root_allowed = root_moves.moves.clone();
         self.root_restricted = root_moves.restricted;
         self.root_tb_score = root_moves.tb_score;
+        self.root_tb_fastest.clone_from(&root_moves.tb_fastest);
         // Until an iteration completes, the table's move (if allowed) is the best guess.
         let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
@@ -400,6 +420,9 @@ impl Worker {
             if self.stopped && lines.is_empty() {
                 break;
             }
+            if let Some(first) = lines.first_mut() {
+                self.tb_progress(first);
+            }
             if !lines.is_empty() {
                 result = lines[0].clone();
                 result.lines = lines.iter().map(|l| (l.best, l.score)).collect();
@@ -410,19 +433,19 @@ impl Worker {
             if self.stopped {
                 break;
             }
-            let drop = (prev_score - result.score).clamp(0, 100) as f64;
+            let drop = f64::from((prev_score - result.score).clamp(0, tm_drop_max()));
             prev_score = result.score;
             if self.id != 0 {
                 continue;
             }
             // Main thread: decide whether another iteration fits.
             if let Some(m) = job.limits.mate {
-                if result.score >= crate::MATE - 2 * m {
+                if result.score >= MATE - 2 * m {
                     break;
                 }
             }
             if result.best == last_best {
-                stability = (stability + 1).min(10);
+                stability = (stability + 1).min(tm_stability_max());
             } else {
                 stability = 0;
             }
@@ -431,27 +454,51 @@ impl Worker {
             // move, the surer it is (the share of all root nodes so far).
             let total: u64 = self.root_nodes.values().sum();
             let best_share = self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total.max(1) as f64);
-            let node_factor = if total > 0 { (1.5 - best_share) * 1.35 } else { 1.0 };
-            let scale = (1.5 - 0.07 * stability as f64) * (1.0 + drop / 150.0) * node_factor;
+            let node_factor = if total > 0 { (pct(tm_node_base()) - best_share) * pct(tm_node_mul()) } else { 1.0 };
+            let scale = (pct(tm_stability_base()) - pct(tm_stability_step()) * f64::from(stability)) * (1.0 + drop / f64::from(tm_drop_div())) * node_factor;
             let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;
             }
-            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= 4 {
+            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= tm_single_move_depth() {
                 break;
             }
         }
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         self.flush_tb_hits();
+        self.tb_progress(&mut result);
+        if let Some(first) = result.lines.first_mut() {
+            *first = (result.best, result.score);
+        }
         // A tablebase root reports the tables' score unless the search proved a mate.
         if let Some(s) = self.root_tb_score {
-            if result.score.abs() < crate::MATE_IN_MAX {
+            if result.score.abs() < MATE_IN_MAX {
                 result.score = s;
             }
         }
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
         result
+    }
+
+    /// A won tablebase root: the search's move stands when the search proved
+    /// the win itself (a mate, or a table win inside its tree: progress it
+    /// can see) or when it is one of the tables' fastest moves; otherwise the
+    /// fastest move the search spent most on is played, so that a win the
+    /// search only evaluates still converts under the fifty-move rule.
+    fn tb_progress(&self, line: &mut ThreadResult) {
+        if self.root_tb_fastest.is_empty() || line.score >= crate::tb::TB_WIN_IN_MAX || self.root_tb_fastest.contains(&line.best) {
+            return;
+        }
+        let nodes = |m: &Move| self.root_nodes.get(&m.raw()).copied().unwrap_or(0);
+        let mut best = self.root_tb_fastest[0];
+        for m in &self.root_tb_fastest[1..] {
+            if nodes(m) > nodes(&best) {
+                best = *m;
+            }
+        }
+        line.best = best;
+        line.pv = vec![best];
     }
 
     /// Adds this thread's tablebase hits to the shared count.
@@ -463,8 +510,8 @@ impl Worker {
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, guess: i32) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && guess.abs() < MATE_IN_MAX {
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && guess.abs() < MATE_IN_MAX {
             ((guess - delta).max(-INFINITY), (guess + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
@@ -485,8 +532,8 @@ impl Worker {
             } else {
                 return score;
             }
-            delta += delta / 2 + 8;
-            if delta > 1000 {
+            delta += delta / 2 + aspiration_widen();
+            if delta > aspiration_full_window() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -498,7 +545,7 @@ impl Worker {
     pub(crate) fn report_currmove(&self, root: &Position, depth: i32, m: Move, number: usize) {
         if self.print_currmove && self.start.elapsed() > std::time::Duration::from_secs(1) {
             let m = root.move_to_uci(m, self.chess960);
-            crate::emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
+            emit(&format!("info depth {depth} currmove {m} currmovenumber {number}"));
         }
     }
 
@@ -511,12 +558,12 @@ impl Worker {
         let tbhits = job.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits;
         for (i, line) in lines.iter().enumerate() {
             let score = match self.root_tb_score {
-                Some(s) if i == 0 && line.score.abs() < crate::MATE_IN_MAX => s,
+                Some(s) if i == 0 && line.score.abs() < MATE_IN_MAX => s,
                 _ => line.score,
             };
             let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
-            let pv = crate::pv_text(&job.root, &line.pv, job.chess960);
-            crate::emit(&format!(
+            let pv = pv_text(&job.root, &line.pv, job.chess960);
+            emit(&format!(
                 "info depth {depth} seldepth {} multipv {} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
                 self.seldepth.max(depth as usize),
                 i + 1,
