@@ -121,18 +121,9 @@ impl NnueCache {
     pub fn evaluate(&mut self, bb: &Bitboards, stm: Color, ply: usize) -> i32 {
         // One copy of the cache per width the file format allows: every
         // accumulator an array, every kernel inlined.
-        match self.net.hidden() {
-            256 => self.evaluate_n::<256>(bb, stm, ply),
-            512 => self.evaluate_n::<512>(bb, stm, ply),
-            384 => self.evaluate_n::<384>(bb, stm, ply),
-            768 => self.evaluate_n::<768>(bb, stm, ply),
-            1024 => self.evaluate_n::<1024>(bb, stm, ply),
-            128 => self.evaluate_n::<128>(bb, stm, ply),
-            640 => self.evaluate_n::<640>(bb, stm, ply),
-            896 => self.evaluate_n::<896>(bb, stm, ply),
-            // A loaded network has one of the widths above (`Arch::check`).
-            _ => self.net.evaluate(bb, stm),
-        }
+        super::kernels::with_width!(self.net.hidden(), H => self.evaluate_n::<H>(bb, stm, ply),
+            // A loaded network has one of those widths (`Arch::check`).
+            _ => self.net.evaluate(bb, stm))
     }
 
     fn evaluate_n<const H: usize>(&mut self, bb: &Bitboards, stm: Color, ply: usize) -> i32 {

@@ -29,32 +29,37 @@ pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 
-/// Calls `$fixed::<H>` on the two slices as arrays when their width `H` is
-/// one the file format allows (a multiple of 128 up to 1024: loops
-/// unrolled, every bound known), `$other` otherwise (the scalar reference:
-/// never reached by a network that loaded).
+/// `$body` with the constant `$h` set to `$len` when `$len` is a width the
+/// file format allows (every multiple of 128 up to 1024: the kernels and
+/// the cache have a copy compiled for each, loops unrolled, every bound
+/// known), `$other` otherwise. The one list of those widths.
+macro_rules! with_width {
+    ($len:expr, $h:ident => $body:expr, _ => $other:expr) => {
+        match $len {
+            256 => { const $h: usize = 256; $body }
+            512 => { const $h: usize = 512; $body }
+            384 => { const $h: usize = 384; $body }
+            768 => { const $h: usize = 768; $body }
+            1024 => { const $h: usize = 1024; $body }
+            128 => { const $h: usize = 128; $body }
+            640 => { const $h: usize = 640; $body }
+            896 => { const $h: usize = 896; $body }
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_width;
+
+/// Calls `$fixed::<H>` on the two slices as arrays when their width is one
+/// of [`with_width!`]'s, `$other` otherwise (the scalar reference: never
+/// reached by a network that loaded).
 macro_rules! by_width {
     ($a:expr, $b:expr, $fixed:ident, $other:path $(, $arg:expr)*) => {{
         let (a, b) = ($a, $b);
-        macro_rules! arm {
-            ($h:literal) => {
-                match (a.try_into(), b.try_into()) {
-                    (Ok(x), Ok(y)) => $fixed::<$h>(x, y $(, $arg)*),
-                    _ => $other(a, b $(, $arg)*),
-                }
-            };
-        }
-        match a.len() {
-            256 => arm!(256),
-            512 => arm!(512),
-            384 => arm!(384),
-            768 => arm!(768),
-            1024 => arm!(1024),
-            128 => arm!(128),
-            640 => arm!(640),
-            896 => arm!(896),
+        super::with_width!(a.len(), H => match (a.try_into(), b.try_into()) {
+            (Ok(x), Ok(y)) => $fixed::<H>(x, y $(, $arg)*),
             _ => $other(a, b $(, $arg)*),
-        }
+        }, _ => $other(a, b $(, $arg)*))
     }};
 }
 pub(crate) use by_width;
@@ -63,29 +68,16 @@ pub(crate) use by_width;
 macro_rules! by_width_update {
     ($acc:expr, $from:expr, $fixed:ident, $other:path $(, $arg:expr)*) => {{
         let (acc, from): (&mut [i16], Option<&[i16]>) = ($acc, $from);
-        macro_rules! arm {
-            ($h:literal) => {{
-                let fixed: Option<Option<&[i16; $h]>> = match from {
-                    None => Some(None),
-                    Some(f) => f.try_into().ok().map(Some),
-                };
-                match (<&mut [i16; $h]>::try_from(&mut *acc), fixed) {
-                    (Ok(x), Some(y)) => $fixed::<$h>(x, y $(, $arg)*),
-                    _ => $other(acc, from $(, $arg)*),
-                }
-            }};
-        }
-        match acc.len() {
-            256 => arm!(256),
-            512 => arm!(512),
-            384 => arm!(384),
-            768 => arm!(768),
-            1024 => arm!(1024),
-            128 => arm!(128),
-            640 => arm!(640),
-            896 => arm!(896),
-            _ => $other(acc, from $(, $arg)*),
-        }
+        super::with_width!(acc.len(), H => {
+            let fixed: Option<Option<&[i16; H]>> = match from {
+                None => Some(None),
+                Some(f) => f.try_into().ok().map(Some),
+            };
+            match (<&mut [i16; H]>::try_from(&mut *acc), fixed) {
+                (Ok(x), Some(y)) => $fixed::<H>(x, y $(, $arg)*),
+                _ => $other(acc, from $(, $arg)*),
+            }
+        }, _ => $other(acc, from $(, $arg)*))
     }};
 }
 pub(crate) use by_width_update;
