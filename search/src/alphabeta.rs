@@ -8,6 +8,7 @@ use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
+use crate::history::PrevMoves;
 use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
@@ -77,6 +78,13 @@ impl Worker {
         false
     }
 
+    /// The moves continuation history follows from a node at `ply`.
+    #[inline]
+    fn prev_moves(&self, ply: usize) -> PrevMoves {
+        let at = |back: usize| ply.checked_sub(back).map_or(Default::default(), |p| self.stack[p].moved);
+        [at(1), at(2), at(4), at(6)]
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
@@ -133,10 +141,7 @@ impl Worker {
                 // a searched cut-off (as in Stockfish); a move of a colliding
                 // entry only touches history cells.
                 if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
-                    let prev = [
-                        if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
-                        if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
-                    ];
+                    let prev = self.prev_moves(ply);
                     self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &prev, depth);
                 }
                 return s;
@@ -276,10 +281,7 @@ impl Worker {
         }
 
         // Step 10. The move loop.
-        let prev = [
-            if ply >= 1 { self.stack[ply - 1].moved } else { Default::default() },
-            if ply >= 2 { self.stack[ply - 2].moved } else { Default::default() },
-        ];
+        let prev = self.prev_moves(ply);
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
@@ -497,7 +499,7 @@ impl Worker {
         depth: i32,
         quiets: &[(Move, crate::history::PieceTo)],
         captures: &[Move],
-        prev: &[crate::history::PieceTo; 2],
+        prev: &PrevMoves,
     ) {
         let bonus = history_bonus(depth);
         let cap_key = |pos: &Position, m: Move| {
@@ -563,7 +565,7 @@ impl Worker {
             }
             alpha = alpha.max(best_score);
         }
-        let prev = [Default::default(); 2];
+        let prev = PrevMoves::default();
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
         let mut best_move = Move::NULL;

@@ -17,14 +17,18 @@ pub struct PieceTo {
     pub to: u8,
 }
 
+/// The moves that continuation history follows, seen from a node: those
+/// made 1, 2, 4 and 6 plies up (default where there was none, or a null move).
+pub type PrevMoves = [PieceTo; 4];
+
 /// The history tables that score one node's quiet moves.
 pub struct QuietScorer<'a> {
     butterfly: &'a [[i16; 64]; 64],
-    cont: [Option<&'a ContTable>; 2],
+    cont: [Option<&'a ContTable>; 4],
 }
 
 impl QuietScorer<'_> {
-    /// Butterfly plus the continuation histories of the last two plies.
+    /// Butterfly plus the continuation histories of the moves 1, 2, 4 and 6 plies up.
     #[inline(always)]
     pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
         let mut s = self.butterfly[m.from().index()][m.to().index()] as i32;
@@ -44,7 +48,8 @@ pub struct History {
     /// Continuation history of the move one ply back: `[prev piece][prev to]`
     /// → table for the current move.
     pub cont: Box<[[ContTable; 64]; 16]>,
-    /// The same for the move two plies back (our own previous move): a table of its own.
+    /// The same for our own earlier moves (2, 4 and 6 plies back): a table of
+    /// its own, shared by the three distances as in Stockfish.
     pub cont2: Box<[[ContTable; 64]; 16]>,
     /// Two killer moves per ply.
     pub killers: Vec<[Move; 2]>,
@@ -89,29 +94,33 @@ impl History {
         *self = History::new();
     }
 
-    /// Quiet-move score: butterfly plus continuation histories of the last one and two plies.
+    /// Quiet-move score: butterfly plus the continuation histories.
     #[inline]
-    pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &[PieceTo; 2]) -> i32 {
+    pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &PrevMoves) -> i32 {
         self.quiet_scorer(c, prev).score(m, pt)
     }
 
     /// The tables a node's quiet moves are scored from, looked up once per node.
     #[inline]
-    pub fn quiet_scorer(&self, c: Color, prev: &[PieceTo; 2]) -> QuietScorer<'_> {
+    pub fn quiet_scorer(&self, c: Color, prev: &PrevMoves) -> QuietScorer<'_> {
         fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> Option<&'t ContTable> {
             (p.piece != 0).then(|| &t[p.piece as usize & 15][p.to as usize & 63])
         }
-        QuietScorer { butterfly: &self.butterfly[c.index()], cont: [cont(&prev[0], &self.cont), cont(&prev[1], &self.cont2)] }
+        QuietScorer {
+            butterfly: &self.butterfly[c.index()],
+            cont: [cont(&prev[0], &self.cont), cont(&prev[1], &self.cont2), cont(&prev[2], &self.cont2), cont(&prev[3], &self.cont2)],
+        }
     }
 
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
-    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &[PieceTo; 2], depth: i32) {
+    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &PrevMoves, depth: i32) {
         let bonus = history_bonus(depth);
         let mut apply = |m: Move, pt: PieceTo, b: i32| {
             gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], b);
-            for (p, table) in prev.iter().zip([&mut self.cont, &mut self.cont2]) {
+            for (i, p) in prev.iter().enumerate() {
                 if p.piece != 0 {
-                    gravity(&mut table[p.piece as usize][p.to as usize][pt.piece as usize][pt.to as usize], b);
+                    let table = if i == 0 { &mut self.cont } else { &mut self.cont2 };
+                    gravity(&mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63], b);
                 }
             }
         };

@@ -40,7 +40,7 @@ impl Worker {
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         // A quiescence picker offers the table's move only when it is a capture or promotion.
         let mut picker = MovePicker::qsearch(tt_move, false, buffers);
-        let prev = [Default::default(); 2];
+        let prev = crate::history::PrevMoves::default();
         let mut result = None;
         loop {
             let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, prev: &prev, tt: &self.tt }) else { break };
