@@ -250,6 +250,7 @@ impl Worker {
                 let child = pos.make_null();
                 self.keys.push(pos.key());
                 self.stack[ply].moved = Default::default();
+                self.stack[ply].moved_quiet = false;
                 self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.keys.pop();
@@ -380,6 +381,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
+            self.stack[ply].moved_quiet = !noisy;
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
             // Step 13. Search the move: full window for the first, then reduced null windows.
@@ -473,6 +475,13 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        // A fail-low here means the opponent's quiet move into this node was
+        // good for them: it earns continuation history (as in Stockfish).
+        if best_move.is_null() && !root && moves_searched > 0 && (pv_node || depth >= prior_bonus_min_depth()) && self.stack[ply - 1].moved_quiet {
+            let prev = self.prev_moves(ply - 1);
+            let bonus = history_bonus(depth + i32::from(pv_node || cut_node));
+            self.hist.reward_continuation(self.stack[ply - 1].moved, &prev, bonus);
+        }
         // Correction history: a quiet result that moved the evaluation the way its bound allows.
         let corrects = (best_move.is_null() || !is_noisy(pos, best_move))
             && !(bound == Bound::Lower && best_score <= static_eval)

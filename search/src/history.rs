@@ -115,19 +115,27 @@ impl History {
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
     pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &PrevMoves, depth: i32) {
         let bonus = history_bonus(depth);
-        let mut apply = |m: Move, pt: PieceTo, b: i32| {
-            gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], b);
-            for (i, p) in prev.iter().enumerate() {
-                if p.piece != 0 {
-                    let table = if i == 0 { &mut self.cont } else { &mut self.cont2 };
-                    gravity(&mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63], b);
-                }
-            }
-        };
-        apply(best.0, best.1, bonus);
+        self.reward_quiet(c, best.0, best.1, prev, bonus);
         for &(m, pt) in tried {
             if m != best.0 {
-                apply(m, pt, -bonus);
+                self.reward_quiet(c, m, pt, prev, -bonus);
+            }
+        }
+    }
+
+    /// Butterfly and continuation histories of one quiet move move by `bonus`.
+    fn reward_quiet(&mut self, c: Color, m: Move, pt: PieceTo, prev: &PrevMoves, bonus: i32) {
+        gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], bonus);
+        self.reward_continuation(pt, prev, bonus);
+    }
+
+    /// Rewards a move in the continuation histories only (the opponent's
+    /// quiet move that a fail-low below it showed to be good).
+    pub fn reward_continuation(&mut self, pt: PieceTo, prev: &PrevMoves, bonus: i32) {
+        for (i, p) in prev.iter().enumerate() {
+            if p.piece != 0 {
+                let table = if i == 0 { &mut self.cont } else { &mut self.cont2 };
+                gravity(&mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63], bonus);
             }
         }
     }

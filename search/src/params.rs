@@ -235,6 +235,9 @@ tunables! {
     /// Largest history bonus.
     history_bonus_max = 1600, 400..=4000, 100;
 
+    /// A fail-low rewards the opponent's quiet move into the node from this depth (PV nodes always).
+    prior_bonus_min_depth = 3, 1..=8, 0.5;
+
     /// Capture ordering: victim value × this, less the attacker's kind.
     capture_victim_mul = 16, 4..=64, 2;
     /// Capture ordering: capture history divided by this.

@@ -50,6 +50,7 @@ impl Worker {
             let child = pos.make_move(m);
             self.keys.push(pos.key());
             self.stack[ply].moved = crate::movepick::piece_to(pos, m);
+            self.stack[ply].moved_quiet = false;
             let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
             if score >= pc_beta {
                 score = -self.negamax(&child, depth - probcut_reduction(), -pc_beta, -pc_beta + 1, ply + 1, !cut_node);

@@ -186,6 +186,8 @@ pub(crate) struct Frame {
     pub raw_eval: i32,
     /// The move played from this ply (for continuation history); default after a null move.
     pub moved: PieceTo,
+    /// The move played from this ply was quiet (not a capture, promotion or null move).
+    pub moved_quiet: bool,
     /// A move this node must not search (the singular-extension test).
     pub excluded: Move,
     /// Double extensions along the path to this ply.
