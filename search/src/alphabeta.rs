@@ -403,11 +403,18 @@ impl Worker {
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                    // The reduced search's margin decides the re-search's depth: a
+                    // clear beat goes a ply deeper, a bare one a ply shallower.
+                    full_depth += i32::from(score > best_score + lmr_deeper_base() + lmr_deeper_per_ply() * new_depth);
+                    full_depth -= i32::from(score < best_score + lmr_shallower_margin());
+                    if full_depth > new_depth - r {
+                        score = -self.negamax(&child, full_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                    }
                 }
                 if score > alpha && pv_node {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                    score = -self.negamax(&child, full_depth, -beta, -alpha, ply + 1, false);
                 }
             }
             self.keys.pop();

@@ -225,6 +225,14 @@ tunables! {
     /// Plies less at a node that was on a principal variation.
     lmr_tt_pv = 1, 0..=3, 0.5;
 
+    /// A reduced move that beats the best score by base + per_ply · depth is
+    /// re-searched a ply deeper…
+    lmr_deeper_base = 40, 10..=100, 4;
+    /// … per ply of depth.
+    lmr_deeper_per_ply = 2, 0..=8, 0.5;
+    /// … and one that beats it by less than this a ply shallower.
+    lmr_shallower_margin = 10, 0..=40, 2;
+
     /// Quiescence delta-pruning margin.
     delta_margin = 200, 50..=400, 15;
 
