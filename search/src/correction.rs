@@ -1,13 +1,14 @@
 //! Correction history: how far searches have found the static evaluation
-//! off, remembered per pawn structure and per material balance, and added
-//! to the static evaluation of later nodes with the same structure.
+//! off, remembered per pawn structure, per material balance and per each
+//! side's placement of pieces (the non-pawn keys, as in Stockfish), and
+//! added to the static evaluation of later nodes that share them.
 //!
 //! After a node's search, when its result is a trustworthy correction (not
 //! in check, best move quiet, the bound on the right side of the
 //! evaluation), `result - static eval` is folded into both tables with a
 //! weight growing with depth.
 
-use crate::params::{corr_max_cp, corr_weight_max, CORR_GRAIN, CORR_SIZE};
+use crate::params::{corr_max_cp, corr_non_pawn_pct, corr_weight_max, CORR_GRAIN, CORR_SIZE};
 use tetrad_simd::{Color, NodeView, PieceType};
 
 /// The keys of a node for the correction tables.
@@ -17,6 +18,8 @@ pub struct CorrKeys {
     pub pawns: u64,
     /// Hash of the piece counts of both sides.
     pub material: u64,
+    /// Per colour, hash of where its pieces other than pawns stand.
+    pub non_pawn: [u64; 2],
 }
 
 #[inline(always)]
@@ -36,14 +39,18 @@ impl CorrKeys {
         for (i, code) in [1usize, 2, 3, 4, 5, 9, 10, 11, 12, 13].into_iter().enumerate() {
             counts |= (bb.by_code[code].count_ones() as u64 & 15) << (4 * i);
         }
-        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts) }
+        // Odd multipliers keep each bitboard's bits apart before the mix.
+        const K: [u64; 5] = [0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB, 0xD6E8_FEB8_6659_FD93, 0xA076_1D64_78BD_642F];
+        let non_pawn = |first: usize| mix((0..5).fold(0, |h, i| h ^ bb.by_code[first + i].wrapping_mul(K[i])));
+        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts), non_pawn: [non_pawn(2), non_pawn(10)] }
     }
 }
 
-/// The two tables, per side to move.
+/// The tables, per side to move (the non-pawn ones also per colour of the pieces).
 pub struct Correction {
     pawns: Box<[[i16; CORR_SIZE]; 2]>,
     material: Box<[[i16; CORR_SIZE]; 2]>,
+    non_pawn: Box<[[[i16; CORR_SIZE]; 2]; 2]>,
 }
 
 impl Default for Correction {
@@ -55,7 +62,11 @@ impl Default for Correction {
 impl Correction {
     /// Empty tables.
     pub fn new() -> Correction {
-        Correction { pawns: Box::new([[0; CORR_SIZE]; 2]), material: Box::new([[0; CORR_SIZE]; 2]) }
+        Correction {
+            pawns: Box::new([[0; CORR_SIZE]; 2]),
+            material: Box::new([[0; CORR_SIZE]; 2]),
+            non_pawn: Box::new([[[0; CORR_SIZE]; 2]; 2]),
+        }
     }
 
     /// Forgets everything (new game).
@@ -72,7 +83,10 @@ impl Correction {
     #[inline]
     pub fn get(&self, stm: Color, k: &CorrKeys) -> i32 {
         let s = stm.index();
-        (self.pawns[s][Self::index(k.pawns)] as i32 + self.material[s][Self::index(k.material)] as i32) / CORR_GRAIN
+        let np = &self.non_pawn[s];
+        let non_pawn = np[0][Self::index(k.non_pawn[0])] as i32 + np[1][Self::index(k.non_pawn[1])] as i32;
+        (self.pawns[s][Self::index(k.pawns)] as i32 + self.material[s][Self::index(k.material)] as i32 + non_pawn * corr_non_pawn_pct() / 100)
+            / CORR_GRAIN
     }
 
     /// Folds `diff` (search result minus static eval, cp) in with a depth-based weight.
@@ -81,7 +95,13 @@ impl Correction {
         let w = (depth + 1).clamp(1, corr_weight_max());
         let max = corr_max_cp() * CORR_GRAIN;
         let target = (diff * CORR_GRAIN).clamp(-max, max);
-        for e in [&mut self.pawns[s][Self::index(k.pawns)], &mut self.material[s][Self::index(k.material)]] {
+        let [np_white, np_black] = &mut self.non_pawn[s];
+        for e in [
+            &mut self.pawns[s][Self::index(k.pawns)],
+            &mut self.material[s][Self::index(k.material)],
+            &mut np_white[Self::index(k.non_pawn[0])],
+            &mut np_black[Self::index(k.non_pawn[1])],
+        ] {
             let v = *e as i32;
             *e = ((v * (256 - w) + target * w) / 256).clamp(-max, max) as i16;
         }

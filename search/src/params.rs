@@ -272,6 +272,9 @@ tunables! {
     /// Correction history: largest stored correction per table, centipawns.
     corr_max_cp = 32, 8..=96, 3;
 
+    /// Correction history: the two non-pawn tables count this percent.
+    corr_non_pawn_pct = 50, 0..=150, 8;
+
     /// The table keeps a result for the same position this much deeper than a new bound.
     tt_keep_depth_margin = 3, 0..=8, 1;
     /// Replacement: an entry from each older search counts this many plies shallower.
