@@ -112,6 +112,8 @@ tunables! {
     aspiration_min_depth = 5, 2..=10, 1;
     /// Added to the aspiration delta (beside half of it) at each widening.
     aspiration_widen = 8, 0..=40, 2;
+    /// Fail-highs in a row at the root cut at most this many plies from the re-search.
+    aspiration_max_fail_high_cut = 3, 0..=6, 0.5;
     /// An aspiration delta beyond this gives up the window for a full one.
     aspiration_full_window = 1000, 300..=3000, 100;
 

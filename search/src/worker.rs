@@ -518,19 +518,24 @@ impl Worker {
         } else {
             (-INFINITY, INFINITY)
         };
+        // Each fail-high in a row re-searches a ply shallower: the better
+        // move is found sooner, and the next iteration looks deeper anyway.
+        let mut fail_highs = 0;
         loop {
             self.root_best = Move::NULL;
             self.root_best_score = -INFINITY;
             self.seldepth = 0;
-            let score = self.negamax(root, depth, alpha, beta, 0, false);
+            let score = self.negamax(root, (depth - fail_highs).max(1), alpha, beta, 0, false);
             if self.stopped {
                 return score;
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                fail_highs = 0;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                fail_highs = (fail_highs + 1).min(aspiration_max_fail_high_cut());
             } else {
                 return score;
             }
