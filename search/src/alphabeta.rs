@@ -85,6 +85,14 @@ impl Worker {
         [at(1), at(2), at(4), at(6)]
     }
 
+    /// How many plies up a repetition may be looked for: inside the search,
+    /// since the last irreversible move, and not across a null move.
+    #[inline]
+    fn cycle_reach(&self, pos: &Position, ply: usize) -> usize {
+        let max = (pos.halfmove_clock() as usize).min(ply.saturating_sub(1));
+        (1..=max).take_while(|&j| self.stack[ply - j].moved.piece != 0).count()
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
@@ -121,6 +129,13 @@ impl Worker {
             }
             if ply >= MAX_PLY - 1 {
                 return self.eval.evaluate_at(pos, ply);
+            }
+            // A move back to a position of this line is a draw in hand.
+            if alpha < 0 && crate::cycle::upcoming_repetition(pos, &self.keys, self.cycle_reach(pos, ply)) {
+                alpha = 0;
+                if alpha >= beta {
+                    return alpha;
+                }
             }
             // Step 2. Mate distance pruning.
             alpha = alpha.max(-MATE + ply as i32);

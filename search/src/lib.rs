@@ -4,6 +4,7 @@
 
 mod alphabeta;
 pub mod correction;
+pub mod cycle;
 mod prune;
 pub mod bench;
 pub mod history;

@@ -248,6 +248,7 @@ pub struct Worker {
 impl Worker {
     /// A fresh worker.
     pub fn new(id: usize) -> Worker {
+        crate::cycle::init();
         Worker {
             id,
             hist: History::new(),
