@@ -296,7 +296,9 @@ impl Worker {
             depth -= 1;
         }
 
-        // Step 10. The move loop.
+        // Step 10. The move loop. The children start counting their cut-offs afresh.
+        self.stack[ply + 1].cutoffs = 0;
+        let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
         let prev = self.prev_moves(ply);
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
@@ -415,6 +417,10 @@ impl Worker {
                     r += lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
                     r -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
                     r -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
+                    // The table's move captures: quiet alternatives are unlikely to be better.
+                    r += lmr_tt_capture() * i32::from(tt_capture && !noisy);
+                    // The children keep cutting off: this is likely a cut node in all but name.
+                    r += lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -454,6 +460,7 @@ impl Worker {
                     }
                     alpha = score;
                     if score >= beta {
+                        self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
                         self.on_cutoff(pos, ply, m, noisy, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures], &prev);
                         break;
                     }

@@ -235,6 +235,13 @@ tunables! {
     /// … and one that beats it by less than this a ply shallower.
     lmr_shallower_margin = 10, 0..=40, 2;
 
+    /// Plies more for a quiet move when the table's move is a capture.
+    lmr_tt_capture = 1, 0..=3, 0.5;
+    /// Plies more when the children have cut off more than…
+    lmr_child_cutoffs = 1, 0..=3, 0.5;
+    /// … this many times.
+    lmr_child_cutoffs_min = 3, 1..=8, 0.5;
+
     /// Quiescence delta-pruning margin.
     delta_margin = 200, 50..=400, 15;
 

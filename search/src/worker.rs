@@ -190,6 +190,8 @@ pub(crate) struct Frame {
     pub moved_quiet: bool,
     /// A move this node must not search (the singular-extension test).
     pub excluded: Move,
+    /// Beta cut-offs found by the nodes at this ply since their parent began (LMR reads the child's).
+    pub cutoffs: u8,
     /// Double extensions along the path to this ply.
     pub double_exts: u8,
 }
