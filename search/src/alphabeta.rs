@@ -8,7 +8,7 @@ use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
-use crate::history::PrevMoves;
+use crate::history::{PrevMoves, QuietKeys};
 use crate::prune::Singular;
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
@@ -156,8 +156,8 @@ impl Worker {
                 // a searched cut-off (as in Stockfish); a move of a colliding
                 // entry only touches history cells.
                 if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
-                    let prev = self.prev_moves(ply);
-                    self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &prev, depth);
+                    let keys = QuietKeys::new(self.prev_moves(ply), None);
+                    self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &keys, depth);
                 }
                 return s;
             }
@@ -299,7 +299,8 @@ impl Worker {
         // Step 10. The move loop. The children start counting their cut-offs afresh.
         self.stack[ply + 1].cutoffs = 0;
         let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
-        let prev = self.prev_moves(ply);
+        let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns));
+        let prev = &keys.prev;
         let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
@@ -316,7 +317,7 @@ impl Worker {
         let check_info = CheckInfo::new(&view);
 
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev, tt: &self.tt }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
                 break;
             };
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
@@ -324,7 +325,7 @@ impl Worker {
             }
             moves_seen += 1;
             let noisy = is_noisy(pos, m);
-            let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &prev) };
+            let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &keys) };
 
             // Checking moves are exempt from the quiet-move pruning below; decided
             // from this node's view, so a pruned move is never made.
@@ -461,7 +462,7 @@ impl Worker {
                     alpha = score;
                     if score >= beta {
                         self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
-                        self.on_cutoff(pos, ply, m, noisy, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures], &prev);
+                        self.on_cutoff(pos, ply, m, noisy, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures], &keys);
                         break;
                     }
                 }
@@ -537,7 +538,7 @@ impl Worker {
         depth: i32,
         quiets: &[(Move, crate::history::PieceTo)],
         captures: &[Move],
-        prev: &PrevMoves,
+        keys: &QuietKeys,
     ) {
         let bonus = history_bonus(depth);
         let cap_key = |pos: &Position, m: Move| {
@@ -550,10 +551,11 @@ impl Worker {
             crate::history::gravity(&mut self.hist.capture[a][b][c], bonus);
         } else {
             self.hist.add_killer(ply, m);
+            let prev = &keys.prev;
             if prev[0].piece != 0 {
                 self.hist.counter[prev[0].piece as usize][prev[0].to as usize] = m;
             }
-            self.hist.update_quiets(pos.side_to_move(), (m, piece_to(pos, m)), quiets, prev, depth);
+            self.hist.update_quiets(pos.side_to_move(), (m, piece_to(pos, m)), quiets, keys, depth);
         }
         for &c in captures {
             let (a, b, v) = cap_key(pos, c);
@@ -603,13 +605,13 @@ impl Worker {
             }
             alpha = alpha.max(best_score);
         }
-        let prev = PrevMoves::default();
+        let keys = QuietKeys::default();
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
         let mut best_move = Move::NULL;
         let mut moves = 0;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, prev: &prev, tt: &self.tt }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
                 break;
             };
             moves += 1;

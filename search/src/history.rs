@@ -21,10 +21,32 @@ pub struct PieceTo {
 /// made 1, 2, 4 and 6 plies up (default where there was none, or a null move).
 pub type PrevMoves = [PieceTo; 4];
 
+/// What a node's quiet moves are scored by besides the move itself: the
+/// earlier moves (continuation history) and, where the node has looked at
+/// its board, its pawn structure (pawn history, as in Stockfish).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct QuietKeys {
+    /// Moves 1, 2, 4 and 6 plies up.
+    pub prev: PrevMoves,
+    /// Slot of the pawn structure in the pawn history.
+    pub pawns: Option<u16>,
+}
+
+/// Pawn-history slots (pawn structures, hashed).
+pub const PAWN_SLOTS: usize = 512;
+
+impl QuietKeys {
+    /// The keys of a node: its earlier moves and the hash of its pawns.
+    pub fn new(prev: PrevMoves, pawn_hash: Option<u64>) -> QuietKeys {
+        QuietKeys { prev, pawns: pawn_hash.map(|h| (h % PAWN_SLOTS as u64) as u16) }
+    }
+}
+
 /// The history tables that score one node's quiet moves.
 pub struct QuietScorer<'a> {
     butterfly: &'a [[i16; 64]; 64],
-    cont: [Option<&'a ContTable>; 4],
+    /// The four continuation tables, then the pawn structure's.
+    cont: [Option<&'a ContTable>; 5],
 }
 
 impl QuietScorer<'_> {
@@ -51,6 +73,8 @@ pub struct History {
     /// The same for our own earlier moves (2, 4 and 6 plies back): a table of
     /// its own, shared by the three distances as in Stockfish.
     pub cont2: Box<[[ContTable; 64]; 16]>,
+    /// Pawn history `[pawn structure slot]` → `[piece][to]`, both colours (the piece code tells them apart).
+    pub pawn: Box<[ContTable; PAWN_SLOTS]>,
     /// Two killer moves per ply.
     pub killers: Vec<[Move; 2]>,
     /// Counter-move `[prev piece][prev to]`.
@@ -84,6 +108,7 @@ impl History {
             capture: Box::new([[[0; 6]; 64]; 16]),
             cont: table(),
             cont2: table(),
+            pawn: vec![[[0i16; 64]; 16]; PAWN_SLOTS].into_boxed_slice().try_into().ok().expect("PAWN_SLOTS rows"),
             killers: vec![[Move::NULL; 2]; crate::score::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
         }
@@ -94,39 +119,49 @@ impl History {
         *self = History::new();
     }
 
-    /// Quiet-move score: butterfly plus the continuation histories.
+    /// Quiet-move score: butterfly plus the continuation and pawn histories.
     #[inline]
-    pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, prev: &PrevMoves) -> i32 {
-        self.quiet_scorer(c, prev).score(m, pt)
+    pub fn quiet_score(&self, c: Color, m: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
+        self.quiet_scorer(c, keys).score(m, pt)
     }
 
     /// The tables a node's quiet moves are scored from, looked up once per node.
     #[inline]
-    pub fn quiet_scorer(&self, c: Color, prev: &PrevMoves) -> QuietScorer<'_> {
+    pub fn quiet_scorer(&self, c: Color, keys: &QuietKeys) -> QuietScorer<'_> {
         fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> Option<&'t ContTable> {
             (p.piece != 0).then(|| &t[p.piece as usize & 15][p.to as usize & 63])
         }
+        let prev = &keys.prev;
         QuietScorer {
             butterfly: &self.butterfly[c.index()],
-            cont: [cont(&prev[0], &self.cont), cont(&prev[1], &self.cont2), cont(&prev[2], &self.cont2), cont(&prev[3], &self.cont2)],
+            cont: [
+                cont(&prev[0], &self.cont),
+                cont(&prev[1], &self.cont2),
+                cont(&prev[2], &self.cont2),
+                cont(&prev[3], &self.cont2),
+                keys.pawns.map(|slot| &self.pawn[slot as usize]),
+            ],
         }
     }
 
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
-    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], prev: &PrevMoves, depth: i32) {
+    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], keys: &QuietKeys, depth: i32) {
         let bonus = history_bonus(depth);
-        self.reward_quiet(c, best.0, best.1, prev, bonus);
+        self.reward_quiet(c, best.0, best.1, keys, bonus);
         for &(m, pt) in tried {
             if m != best.0 {
-                self.reward_quiet(c, m, pt, prev, -bonus);
+                self.reward_quiet(c, m, pt, keys, -bonus);
             }
         }
     }
 
-    /// Butterfly and continuation histories of one quiet move move by `bonus`.
-    fn reward_quiet(&mut self, c: Color, m: Move, pt: PieceTo, prev: &PrevMoves, bonus: i32) {
+    /// Every history of one quiet move moves by `bonus`.
+    fn reward_quiet(&mut self, c: Color, m: Move, pt: PieceTo, keys: &QuietKeys, bonus: i32) {
         gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], bonus);
-        self.reward_continuation(pt, prev, bonus);
+        if let Some(slot) = keys.pawns {
+            gravity(&mut self.pawn[slot as usize][pt.piece as usize & 15][pt.to as usize & 63], bonus);
+        }
+        self.reward_continuation(pt, &keys.prev, bonus);
     }
 
     /// Rewards a move in the continuation histories only (the opponent's

@@ -2,7 +2,7 @@
 //! moves ordered by killers, counter-move and histories, then bad captures.
 //! Quiet moves are generated only when the captures did not cut off.
 
-use crate::history::{History, PieceTo, PrevMoves};
+use crate::history::{History, PieceTo, QuietKeys};
 use crate::params::{capture_history_div, capture_queen_promo, capture_underpromo, capture_victim_mul, good_capture_min, mvv};
 use crate::see::see_ge;
 use crate::tt::TranspositionTable;
@@ -27,8 +27,8 @@ pub struct PickContext<'a> {
     pub view: &'a NodeView,
     /// The thread's histories.
     pub hist: &'a History,
-    /// Continuation keys of the earlier moves.
-    pub prev: &'a PrevMoves,
+    /// What the node's quiet histories are looked up by.
+    pub keys: &'a QuietKeys,
     /// The table: every generated move's child bucket is prefetched as its
     /// stage's moves are scored (the hash move's when it is vetted), so the
     /// loads overlap while the moves are sorted, vetted (SEE), weighed by
@@ -135,7 +135,7 @@ impl MovePicker {
     }
 
     fn score_quiets(&mut self, ctx: &PickContext) {
-        let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.prev);
+        let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.keys);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             ctx.prefetch_child(m);

@@ -40,10 +40,10 @@ impl Worker {
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         // A quiescence picker offers the table's move only when it is a capture or promotion.
         let mut picker = MovePicker::qsearch(tt_move, false, buffers);
-        let prev = crate::history::PrevMoves::default();
+        let keys = crate::history::QuietKeys::default();
         let mut result = None;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, prev: &prev, tt: &self.tt }) else { break };
+            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) else { break };
             if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
                 continue;
             }
