@@ -81,8 +81,13 @@ impl Worker {
     /// The moves continuation history follows from a node at `ply`.
     #[inline]
     fn prev_moves(&self, ply: usize) -> PrevMoves {
-        let at = |back: usize| ply.checked_sub(back).map_or(Default::default(), |p| self.stack[p].moved);
-        [at(1), at(2), at(4), at(6)]
+        [1, 2, 4, 6].map(|back| self.stack_move(ply, back))
+    }
+
+    /// The move made `back` plies above `ply` (none above the root).
+    #[inline(always)]
+    fn stack_move(&self, ply: usize, back: usize) -> crate::history::PieceTo {
+        ply.checked_sub(back).map_or(Default::default(), |p| self.stack[p].moved)
     }
 
     /// How many plies up a repetition may be looked for: inside the search,
@@ -203,7 +208,8 @@ impl Worker {
         // what searches of this pawn structure and material found, then
         // sharpened by the table's bound when it agrees.
         // In check there is no static evaluation to correct, and no correction to learn.
-        let corr_keys = (!in_check).then(|| CorrKeys::of(&view));
+        let last_two = [self.stack_move(ply, 2), self.stack_move(ply, 1)];
+        let corr_keys = (!in_check).then(|| CorrKeys::of(&view).after(last_two));
         let raw_eval = if in_check {
             -INFINITY
         } else if singular_node {
@@ -597,7 +603,7 @@ impl Worker {
             best_score = -INFINITY;
         } else {
             raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
-            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view));
+            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after([self.stack_move(ply, 2), self.stack_move(ply, 1)]));
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
             if best_score >= beta {
@@ -628,6 +634,8 @@ impl Worker {
             let child = pos.make_move(m);
             self.tt.prefetch(child.key());
             self.keys.push(pos.key());
+            self.stack[ply].moved = piece_to(pos, m);
+            self.stack[ply].moved_quiet = !is_noisy(pos, m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
             if self.stopped {

@@ -1,14 +1,16 @@
 //! Correction history: how far searches have found the static evaluation
 //! off, remembered per pawn structure, per material balance and per each
-//! side's placement of pieces (the non-pawn keys, as in Stockfish), and
-//! added to the static evaluation of later nodes that share them.
+//! side's placement of pieces (the non-pawn keys, as in Stockfish), per
+//! pair of last moves (continuation correction), and added to the static
+//! evaluation of later nodes that share them.
 //!
 //! After a node's search, when its result is a trustworthy correction (not
 //! in check, best move quiet, the bound on the right side of the
 //! evaluation), `result - static eval` is folded into both tables with a
 //! weight growing with depth.
 
-use crate::params::{corr_max_cp, corr_non_pawn_pct, corr_weight_max, CORR_GRAIN, CORR_SIZE};
+use crate::history::PieceTo;
+use crate::params::{corr_cont_pct, corr_max_cp, corr_non_pawn_pct, corr_weight_max, CORR_GRAIN, CORR_SIZE};
 use tetrad_simd::{Color, NodeView, PieceType};
 
 /// The keys of a node for the correction tables.
@@ -20,6 +22,8 @@ pub struct CorrKeys {
     pub material: u64,
     /// Per colour, hash of where its pieces other than pawns stand.
     pub non_pawn: [u64; 2],
+    /// The moves made two plies and one ply up, when both were real moves.
+    pub moves: Option<[PieceTo; 2]>,
 }
 
 #[inline(always)]
@@ -42,7 +46,13 @@ impl CorrKeys {
         // Odd multipliers keep each bitboard's bits apart before the mix.
         const K: [u64; 5] = [0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB, 0xD6E8_FEB8_6659_FD93, 0xA076_1D64_78BD_642F];
         let non_pawn = |first: usize| mix((0..5).fold(0, |h, i| h ^ bb.by_code[first + i].wrapping_mul(K[i])));
-        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts), non_pawn: [non_pawn(2), non_pawn(10)] }
+        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts), non_pawn: [non_pawn(2), non_pawn(10)], moves: None }
+    }
+
+    /// The same keys with the moves two plies and one ply up (`[ply − 2, ply − 1]`).
+    #[inline]
+    pub fn after(self, moves: [PieceTo; 2]) -> CorrKeys {
+        CorrKeys { moves: moves.iter().all(|m| m.piece != 0).then_some(moves), ..self }
     }
 }
 
@@ -51,6 +61,8 @@ pub struct Correction {
     pawns: Box<[[i16; CORR_SIZE]; 2]>,
     material: Box<[[i16; CORR_SIZE]; 2]>,
     non_pawn: Box<[[[i16; CORR_SIZE]; 2]; 2]>,
+    /// `[piece][to]` of the move two plies up, then of the last move (the colours are in the piece codes).
+    cont: Box<[[[[i16; 64]; 16]; 64]; 16]>,
 }
 
 impl Default for Correction {
@@ -66,6 +78,7 @@ impl Correction {
             pawns: Box::new([[0; CORR_SIZE]; 2]),
             material: Box::new([[0; CORR_SIZE]; 2]),
             non_pawn: Box::new([[[0; CORR_SIZE]; 2]; 2]),
+            cont: vec![[[[0i16; 64]; 16]; 64]; 16].into_boxed_slice().try_into().ok().expect("16 rows"),
         }
     }
 
@@ -79,13 +92,22 @@ impl Correction {
         (key as usize) & (CORR_SIZE - 1)
     }
 
+    #[inline(always)]
+    fn cont_entry(&self, [two, one]: [PieceTo; 2]) -> &i16 {
+        &self.cont[two.piece as usize & 15][two.to as usize & 63][one.piece as usize & 15][one.to as usize & 63]
+    }
+
     /// The correction in centipawns for the side to move.
     #[inline]
     pub fn get(&self, stm: Color, k: &CorrKeys) -> i32 {
         let s = stm.index();
         let np = &self.non_pawn[s];
         let non_pawn = np[0][Self::index(k.non_pawn[0])] as i32 + np[1][Self::index(k.non_pawn[1])] as i32;
-        (self.pawns[s][Self::index(k.pawns)] as i32 + self.material[s][Self::index(k.material)] as i32 + non_pawn * corr_non_pawn_pct() / 100)
+        let cont = k.moves.map_or(0, |m| *self.cont_entry(m) as i32);
+        (self.pawns[s][Self::index(k.pawns)] as i32
+            + self.material[s][Self::index(k.material)] as i32
+            + non_pawn * corr_non_pawn_pct() / 100
+            + cont * corr_cont_pct() / 100)
             / CORR_GRAIN
     }
 
@@ -96,11 +118,17 @@ impl Correction {
         let max = corr_max_cp() * CORR_GRAIN;
         let target = (diff * CORR_GRAIN).clamp(-max, max);
         let [np_white, np_black] = &mut self.non_pawn[s];
+        let mut spare = 0;
+        let cont = match k.moves {
+            Some([two, one]) => &mut self.cont[two.piece as usize & 15][two.to as usize & 63][one.piece as usize & 15][one.to as usize & 63],
+            None => &mut spare,
+        };
         for e in [
             &mut self.pawns[s][Self::index(k.pawns)],
             &mut self.material[s][Self::index(k.material)],
             &mut np_white[Self::index(k.non_pawn[0])],
             &mut np_black[Self::index(k.non_pawn[1])],
+            cont,
         ] {
             let v = *e as i32;
             *e = ((v * (256 - w) + target * w) / 256).clamp(-max, max) as i16;

@@ -283,6 +283,8 @@ tunables! {
 
     /// Correction history: the two non-pawn tables count this percent.
     corr_non_pawn_pct = 50, 0..=150, 8;
+    /// Correction history: the table of the last two moves counts this percent.
+    corr_cont_pct = 50, 0..=150, 8;
 
     /// The table keeps a result for the same position this much deeper than a new bound.
     tt_keep_depth_margin = 3, 0..=8, 1;
