@@ -264,6 +264,7 @@ impl Worker {
                 && eval >= beta
                 && ply > 0
                 && self.stack[ply - 1].moved.piece != 0
+                && ply >= self.nmp_min_ply
                 && pos.non_pawn_material(us) > 0
                 && beta > -TB_WIN_IN_MAX
             {
@@ -279,7 +280,21 @@ impl Worker {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= TB_WIN_IN_MAX { beta } else { score };
+                    let score = if score >= TB_WIN_IN_MAX { beta } else { score };
+                    if self.nmp_min_ply > 0 || depth < nmp_verify_depth() {
+                        return score;
+                    }
+                    // Deep enough for zugzwang to matter: verify with a search
+                    // of our own moves, null moves off for the next plies.
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(0) as usize;
+                    let verified = self.negamax(pos, depth - r, beta - 1, beta, ply, false);
+                    self.nmp_min_ply = 0;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return score;
+                    }
                 }
             }
             // Step 8. ProbCut: a good capture that beats beta by a margin at reduced depth.

@@ -145,6 +145,8 @@ tunables! {
     nmp_eval_div = 200, 80..=400, 15;
     /// Most plies of the eval-based null-move reduction.
     nmp_eval_max = 3, 1..=6, 0.5;
+    /// A null-move cut-off from this depth is verified by a normal search (zugzwang).
+    nmp_verify_depth = 14, 8..=20, 1;
 
     /// ProbCut: minimum depth.
     probcut_depth = 5, 3..=8, 0.5;

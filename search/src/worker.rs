@@ -204,6 +204,8 @@ pub struct Worker {
     pub(crate) corr: crate::correction::Correction,
     /// Nodes spent below each root move in the current iteration (node-based time management).
     pub(crate) root_nodes: std::collections::HashMap<u16, u64>,
+    /// Null moves are off below this ply (during a null-move verification search; 0 otherwise).
+    pub(crate) nmp_min_ply: usize,
     /// Depth of the iteration in progress.
     pub(crate) root_depth: i32,
     pub(crate) eval: Evaluator,
@@ -257,6 +259,7 @@ impl Worker {
             corr: crate::correction::Correction::new(),
             root_nodes: std::collections::HashMap::new(),
             root_depth: 0,
+            nmp_min_ply: 0,
             eval: Evaluator::new(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             keys: Vec::with_capacity(1024),
