@@ -84,6 +84,13 @@ impl Worker {
         [1, 2, 4, 6].map(|back| self.stack_move(ply, back))
     }
 
+    /// The moves made two plies and one ply above `ply`, the continuation
+    /// correction's key (`[ply − 2, ply − 1]`).
+    #[inline]
+    fn last_two_moves(&self, ply: usize) -> [crate::history::PieceTo; 2] {
+        [self.stack_move(ply, 2), self.stack_move(ply, 1)]
+    }
+
     /// The move made `back` plies above `ply` (none above the root).
     #[inline(always)]
     fn stack_move(&self, ply: usize, back: usize) -> crate::history::PieceTo {
@@ -208,8 +215,7 @@ impl Worker {
         // what searches of this pawn structure and material found, then
         // sharpened by the table's bound when it agrees.
         // In check there is no static evaluation to correct, and no correction to learn.
-        let last_two = [self.stack_move(ply, 2), self.stack_move(ply, 1)];
-        let corr_keys = (!in_check).then(|| CorrKeys::of(&view).after(last_two));
+        let corr_keys = (!in_check).then(|| CorrKeys::of(&view).after(self.last_two_moves(ply)));
         let raw_eval = if in_check {
             -INFINITY
         } else if singular_node {
@@ -618,7 +624,7 @@ impl Worker {
             best_score = -INFINITY;
         } else {
             raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
-            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after([self.stack_move(ply, 2), self.stack_move(ply, 1)]));
+            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after(self.last_two_moves(ply)));
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
             if best_score >= beta {
