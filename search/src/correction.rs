@@ -92,9 +92,10 @@ impl Correction {
         (key as usize) & (CORR_SIZE - 1)
     }
 
+    /// Where a pair of moves' continuation correction is kept.
     #[inline(always)]
-    fn cont_entry(&self, [two, one]: [PieceTo; 2]) -> &i16 {
-        &self.cont[two.piece as usize & 15][two.to as usize & 63][one.piece as usize & 15][one.to as usize & 63]
+    fn cont_index([two, one]: [PieceTo; 2]) -> [usize; 4] {
+        [two.piece as usize & 15, two.to as usize & 63, one.piece as usize & 15, one.to as usize & 63]
     }
 
     /// The correction in centipawns for the side to move.
@@ -103,7 +104,7 @@ impl Correction {
         let s = stm.index();
         let np = &self.non_pawn[s];
         let non_pawn = np[0][Self::index(k.non_pawn[0])] as i32 + np[1][Self::index(k.non_pawn[1])] as i32;
-        let cont = k.moves.map_or(0, |m| *self.cont_entry(m) as i32);
+        let cont = k.moves.map(Self::cont_index).map_or(0, |[a, b, c, d]| self.cont[a][b][c][d] as i32);
         (self.pawns[s][Self::index(k.pawns)] as i32
             + self.material[s][Self::index(k.material)] as i32
             + non_pawn * corr_non_pawn_pct() / 100
@@ -120,7 +121,10 @@ impl Correction {
         let [np_white, np_black] = &mut self.non_pawn[s];
         let mut spare = 0;
         let cont = match k.moves {
-            Some([two, one]) => &mut self.cont[two.piece as usize & 15][two.to as usize & 63][one.piece as usize & 15][one.to as usize & 63],
+            Some(moves) => {
+                let [a, b, c, d] = Self::cont_index(moves);
+                &mut self.cont[a][b][c][d]
+            }
             None => &mut spare,
         };
         for e in [
