@@ -18,7 +18,7 @@ use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Pos
 
 /// The fifty-move rule draws, unless the last move gave mate.
 #[cold]
-fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
+pub(crate) fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
     let mut moves = MoveList::new();
     if view.in_check() {
         generate_in(pos, view, GenType::All, &mut moves);
@@ -32,7 +32,7 @@ fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
 
 /// Whether a stored score with this bound settles the window.
 #[inline]
-fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+pub(crate) fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     match bound {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
@@ -42,7 +42,7 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
 
 /// Only kings, or kings and one minor piece: nobody can mate.
 #[inline]
-fn insufficient_material(pos: &Position) -> bool {
+pub(crate) fn insufficient_material(pos: &Position) -> bool {
     const LSB: u64 = 0x1111_1111_1111_1111;
     // One bit per occupied square; almost every node stops at the count.
     let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
@@ -87,7 +87,7 @@ impl Worker {
     /// The moves made two plies and one ply above `ply`, the continuation
     /// correction's key (`[ply − 2, ply − 1]`).
     #[inline]
-    fn last_two_moves(&self, ply: usize) -> [crate::history::PieceTo; 2] {
+    pub(crate) fn last_two_moves(&self, ply: usize) -> [crate::history::PieceTo; 2] {
         [self.stack_move(ply, 2), self.stack_move(ply, 1)]
     }
 
@@ -105,7 +105,7 @@ impl Worker {
         (1..=max).take_while(|&j| self.stack[ply - j].moved.piece != 0).count()
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
         for i in ply + 1..child_len {
@@ -588,100 +588,5 @@ impl Worker {
             let (a, b, v) = cap_key(pos, c);
             crate::history::gravity(&mut self.hist.capture[a][b][v], -bonus);
         }
-    }
-
-    /// Quiescence: captures and promotions (all evasions in check) until the position is quiet.
-    pub(crate) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.check_limits();
-        self.pv_len[ply] = ply;
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if pos.halfmove_clock() >= 100 {
-            return fifty_move_score(pos, &NodeView::new(pos), ply);
-        }
-        if insufficient_material(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate_at(pos, ply);
-        }
-        let pv_node = beta - alpha > 1;
-        let tt_entry = self.tt.probe(pos.key());
-        if let Some(e) = tt_entry {
-            let s = score_from_tt(e.score, ply);
-            if !pv_node && bound_allows(e.bound, s, alpha, beta) {
-                return s;
-            }
-        }
-        let view = NodeView::new(pos);
-        let in_check = view.in_check();
-        let (raw_eval, static_eval);
-        let mut best_score;
-        if in_check {
-            (raw_eval, static_eval) = (-INFINITY, -INFINITY);
-            best_score = -INFINITY;
-        } else {
-            raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
-            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after(self.last_two_moves(ply)));
-            static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
-            best_score = static_eval;
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-        let keys = QuietKeys::default();
-        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
-        let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
-        let mut best_move = Move::NULL;
-        let mut moves = 0;
-        loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
-                break;
-            };
-            moves += 1;
-            if !in_check {
-                // Delta pruning: even winning this piece cannot lift the score to alpha.
-                if m.promo().is_none() && static_eval + capture_value(pos, m) + delta_margin() <= alpha {
-                    best_score = best_score.max(static_eval + capture_value(pos, m) + delta_margin());
-                    continue;
-                }
-                if m.promo().is_some_and(|p| p != tetrad_simd::PieceType::Queen) {
-                    continue;
-                }
-            }
-            let child = pos.make_move(m);
-            self.tt.prefetch(child.key());
-            self.keys.push(pos.key());
-            self.stack[ply].moved = piece_to(pos, m);
-            self.stack[ply].moved_quiet = !is_noisy(pos, m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.pick_buffers[ply] = Some(picker.into_buffers());
-        if in_check && moves == 0 {
-            return -MATE + ply as i32;
-        }
-        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, false);
-        best_score
     }
 }

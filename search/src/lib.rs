@@ -6,6 +6,7 @@ mod alphabeta;
 pub mod correction;
 pub mod cycle;
 mod prune;
+mod qsearch;
 pub mod bench;
 pub mod history;
 mod hugepages;
