@@ -416,7 +416,12 @@ impl Worker {
                     if lines.is_empty() && depth > 1 && !self.root_best.is_null() && self.root_best != result.best && self.root_best_score > result.score {
                         result.best = self.root_best;
                         result.score = self.root_best_score;
-                        result.pv = vec![self.root_best];
+                        let pv = &self.pv[0][..self.pv_len[0]];
+                        result.pv = if pv.first() == Some(&self.root_best) { pv.to_vec() } else { vec![self.root_best] };
+                        // The GUI's last line must name the move about to be played.
+                        if job.print_info && self.id == 0 {
+                            self.print_lines(job, depth, std::slice::from_ref(&result));
+                        }
                     }
                     break;
                 }
@@ -563,26 +568,29 @@ impl Worker {
     }
 
     fn print_lines(&self, job: &SearchJob, depth: i32, lines: &[ThreadResult]) {
-        let elapsed = job.start.elapsed();
         let nodes = job.shared.total_nodes().max(self.nodes);
-        let ms = elapsed.as_millis().max(1) as u64;
-        let nps = nodes * 1000 / ms;
-        let hashfull = job.tt.hashfull();
         let tbhits = job.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits;
         for (i, line) in lines.iter().enumerate() {
             let score = match self.root_tb_score {
                 Some(s) if i == 0 && line.score.abs() < MATE_IN_MAX => s,
                 _ => line.score,
             };
-            let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
-            let pv = pv_text(&job.root, &line.pv, job.chess960);
-            emit(&format!(
-                "info depth {depth} seldepth {} multipv {} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {}",
-                self.seldepth.max(depth as usize),
-                i + 1,
-                format_score(score),
-                pv
-            ));
+            let seldepth = self.seldepth.max(depth as usize);
+            emit(&info_line(job, depth, seldepth, i + 1, score, &line.pv, nodes, tbhits));
         }
     }
+}
+
+/// One `info … pv …` line of a search's result.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn info_line(job: &SearchJob, depth: i32, seldepth: usize, multipv: usize, score: i32, pv: &[Move], nodes: u64, tbhits: u64) -> String {
+    let ms = job.start.elapsed().as_millis().max(1) as u64;
+    let nps = nodes * 1000 / ms;
+    let hashfull = job.tt.hashfull();
+    let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
+    let pv = pv_text(&job.root, pv, job.chess960);
+    format!(
+        "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",
+        format_score(score)
+    )
 }
