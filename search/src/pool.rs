@@ -389,7 +389,7 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
     // When a helper's vote (or a limited strength) picks another move than the
     // main thread's last line, that move's line is the GUI's last word.
     if job.print_info && !chosen.best.is_null() && chosen.best != results[0].best {
-        let pv = if chosen.pv.first() == Some(&chosen.best) { chosen.pv.clone() } else { vec![chosen.best] };
+        let pv = crate::worker::pv_for(chosen.best, &chosen.pv);
         let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
         let depth = chosen.depth.max(1);
         crate::output::emit(&crate::worker::info_line(job, depth, depth as usize, 1, chosen.score, &pv, shared.total_nodes(), tb_hits));

@@ -416,8 +416,7 @@ impl Worker {
                     if lines.is_empty() && depth > 1 && !self.root_best.is_null() && self.root_best != result.best && self.root_best_score > result.score {
                         result.best = self.root_best;
                         result.score = self.root_best_score;
-                        let pv = &self.pv[0][..self.pv_len[0]];
-                        result.pv = if pv.first() == Some(&self.root_best) { pv.to_vec() } else { vec![self.root_best] };
+                        result.pv = pv_for(self.root_best, &self.pv[0][..self.pv_len[0]]);
                         // The GUI's last line must name the move about to be played.
                         if job.print_info && self.id == 0 {
                             self.print_lines(job, depth, std::slice::from_ref(&result));
@@ -578,6 +577,16 @@ impl Worker {
             let seldepth = self.seldepth.max(depth as usize);
             emit(&info_line(job, depth, seldepth, i + 1, score, &line.pv, nodes, tbhits));
         }
+    }
+}
+
+/// A principal variation for `best`: `pv` when it starts with that move,
+/// else the move alone (an `info` line must not name another move first).
+pub(crate) fn pv_for(best: Move, pv: &[Move]) -> Vec<Move> {
+    if pv.first() == Some(&best) {
+        pv.to_vec()
+    } else {
+        vec![best]
     }
 }
 
