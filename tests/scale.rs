@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetrad_eval::learn::dataset::{self, Record};
+use tetrad_eval::learn::train::UNDECIDED_MAX;
 use tetrad_eval::nnue::{default_network, Network};
 use tetrad_simd::{ccr_to_bitboards, Color};
 
@@ -73,7 +74,7 @@ fn a_generation_keeps_the_networks_scale() {
     let valid = dataset::read_shard(shards.last().unwrap()).unwrap().1;
     // Over the positions both networks call undecided, as `train` measures.
     let (cv, pv): (Vec<i32>, Vec<i32>) =
-        static_scores(&child, &valid).into_iter().zip(static_scores(parent, &valid)).filter(|(c, p)| c.abs() < 1500 && p.abs() < 1500).unzip();
+        static_scores(&child, &valid).into_iter().zip(static_scores(parent, &valid)).filter(|(c, p)| c.abs() < UNDECIDED_MAX && p.abs() < UNDECIDED_MAX).unzip();
     let (c, p) = (median_abs(cv), median_abs(pv));
     let (seen_child, seen_parent) = (c * child.search_pct as f64, p * parent.search_pct as f64);
     assert!((seen_child / seen_parent - 1.0).abs() < 0.1, "search sees {seen_child} vs {seen_parent} ({}%)", child.search_pct);

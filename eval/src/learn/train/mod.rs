@@ -131,12 +131,16 @@ pub fn learning_rate(cfg: &TrainConfig, progress: f64) -> f32 {
     (cfg.lr as f64 * (cfg.final_lr_ratio as f64 + (1.0 - cfg.final_lr_ratio as f64) * cos)) as f32
 }
 
+/// A score at or beyond this (the network's own units) calls a position
+/// decided: the scale matching below leaves such positions out.
+pub const UNDECIDED_MAX: i32 = 1500;
+
 /// The search percentage under which `net` reaches the search at the scale
 /// `reference` does (at its own percentage) over `records`: training with
 /// game results in the target moves a network's scale (decided games pull
 /// scores outwards), and the search's margins were tuned on the scale the
 /// reference network showed it. Median |score| of each over the first 20,000
-/// positions both call undecided (within ±1500 of their own units).
+/// positions both call undecided (within ±[`UNDECIDED_MAX`] of their own units).
 pub fn matched_search_pct(reference: &Network, net: &Network, records: &[Record]) -> i32 {
     let (mut a, mut b): (Vec<i32>, Vec<i32>) = records
         .par_iter()
@@ -145,7 +149,7 @@ pub fn matched_search_pct(reference: &Network, net: &Network, records: &[Record]
             let bb = tetrad_simd::ccr_to_bitboards(&r.ccr());
             (reference.evaluate(&bb, r.side_to_move()).abs(), net.evaluate(&bb, r.side_to_move()).abs())
         })
-        .filter(|&(x, y)| x < 1500 && y < 1500)
+        .filter(|&(x, y)| x < UNDECIDED_MAX && y < UNDECIDED_MAX)
         .unzip();
     if a.is_empty() {
         return reference.search_pct;
