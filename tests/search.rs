@@ -36,6 +36,24 @@ fn null_move_verification_sees_a_zugzwang() {
     assert_eq!(out.best.to_string(), "e1f1");
 }
 
+/// A position the game reached once before the root is no draw when it
+/// comes back (the opponent can still avoid the third time): a side a queen
+/// down must not score its knight's way back as one. Three-fold, and two-fold
+/// inside the search, still are (the line below has both).
+#[test]
+fn one_earlier_occurrence_in_the_game_is_no_draw() {
+    let mut pos = Position::from_fen("4k1n1/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    let mut history = Vec::new();
+    // Qd2 Nf6 Qd1 Ng8 Qd2: Black's Nf6 now brings back a position seen once.
+    for m in ["d1d2", "g8f6", "d2d1", "f6g8", "d1d2"] {
+        history.push(pos.key());
+        pos = pos.make_move(tetrad_simd::parse_uci_move(&pos, m).unwrap());
+    }
+    let mut engine = Engine::new(1, 8);
+    let out = engine.search_sync(pos, history, Limits { depth: Some(8), ..Default::default() }, false);
+    assert!(out.score < -100, "Black a queen down scores {} (best {})", out.score, out.best);
+}
+
 #[test]
 fn several_threads_agree_on_a_legal_move() {
     let mut engine = Engine::new(3, 8);

@@ -63,15 +63,24 @@ pub(crate) fn insufficient_material(pos: &Position) -> bool {
 }
 
 impl Worker {
+    /// A draw by repetition, as Stockfish and Ethereal count it: a position
+    /// of the searched line again (two-fold after the root), or one the game
+    /// had already reached twice (three-fold). A single earlier occurrence
+    /// at or before the root is no draw yet: scored as one, it let the side
+    /// that was worse "escape" into a repetition the opponent simply avoids.
     #[inline]
-    fn is_repetition(&self, pos: &Position) -> bool {
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let key = pos.key();
         let n = self.keys.len();
         let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut earlier_in_game = false;
         let mut i = 2;
         while i <= reach {
             if self.keys[n - i] == key {
-                return true;
+                if i < ply || earlier_in_game {
+                    return true;
+                }
+                earlier_in_game = true;
             }
             i += 2;
         }
@@ -136,7 +145,7 @@ impl Worker {
             if pos.halfmove_clock() >= 100 {
                 return fifty_move_score(pos, &NodeView::new(pos), ply);
             }
-            if self.is_repetition(pos) || insufficient_material(pos) {
+            if self.is_repetition(pos, ply) || insufficient_material(pos) {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
