@@ -38,8 +38,8 @@ fn null_move_verification_sees_a_zugzwang() {
 
 /// A position the game reached once before the root is no draw when it
 /// comes back (the opponent can still avoid the third time): a side a queen
-/// down must not score its knight's way back as one. Three-fold, and two-fold
-/// inside the search, still are (the line below has both).
+/// down must not score its knight's way back as one. (Three-fold, and
+/// two-fold inside the search, still are draws; this test does not check them.)
 #[test]
 fn one_earlier_occurrence_in_the_game_is_no_draw() {
     let mut pos = Position::from_fen("4k1n1/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
