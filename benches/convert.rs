@@ -17,15 +17,27 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(ccrs.len() as u64));
     // Direct (inlined) calls: the paper's loop and the compile-time choice.
     g.bench_function("scalar loop (direct)", |b| {
-        b.iter(|| ccrs.iter().for_each(|c| { black_box(ccr_to_bitboards_scalar(black_box(c))); }))
+        b.iter(|| {
+            ccrs.iter().for_each(|c| {
+                black_box(ccr_to_bitboards_scalar(black_box(c)));
+            })
+        })
     });
     g.bench_function("dispatched (direct)", |b| {
-        b.iter(|| ccrs.iter().for_each(|c| { black_box(ccr_to_bitboards(black_box(c))); }))
+        b.iter(|| {
+            ccrs.iter().for_each(|c| {
+                black_box(ccr_to_bitboards(black_box(c)));
+            })
+        })
     });
     // Every kernel through a function pointer (same call overhead for all).
     for (name, k) in forward_kernels() {
         g.bench_function(format!("{name} (fn ptr)"), |b| {
-            b.iter(|| ccrs.iter().for_each(|c| { black_box(k(black_box(c))); }))
+            b.iter(|| {
+                ccrs.iter().for_each(|c| {
+                    black_box(k(black_box(c)));
+                })
+            })
         });
     }
     g.finish();
@@ -33,11 +45,19 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("bitboards_to_ccr");
     g.throughput(Throughput::Elements(bbs.len() as u64));
     g.bench_function("dispatched (direct)", |b| {
-        b.iter(|| bbs.iter().for_each(|x| { black_box(bitboards_to_ccr(black_box(x))); }))
+        b.iter(|| {
+            bbs.iter().for_each(|x| {
+                black_box(bitboards_to_ccr(black_box(x)));
+            })
+        })
     });
     for (name, k) in reverse_kernels() {
         g.bench_function(format!("{name} (fn ptr)"), |b| {
-            b.iter(|| bbs.iter().for_each(|x| { black_box(k(black_box(x))); }))
+            b.iter(|| {
+                bbs.iter().for_each(|x| {
+                    black_box(k(black_box(x)));
+                })
+            })
         });
     }
     g.finish();

@@ -11,9 +11,10 @@ mod common;
 
 use common::{cozy_perft, KIWIPETE, STARTPOS};
 
-
 fn perft_benches(c: &mut Criterion) {
-    for (name, fen, depth, expected) in [("startpos d5", STARTPOS, 5u32, 4_865_609u64), ("kiwipete d4", KIWIPETE, 4, 4_085_603)] {
+    for (name, fen, depth, expected) in
+        [("startpos d5", STARTPOS, 5u32, 4_865_609u64), ("kiwipete d4", KIWIPETE, 4, 4_085_603)]
+    {
         let pos = Position::from_fen(fen).expect("valid FEN");
         let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
         assert_eq!(perft(&CcrGenerator, &pos, depth), expected);
@@ -22,7 +23,9 @@ fn perft_benches(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("perft {name}"));
         g.throughput(Throughput::Elements(expected));
         g.sample_size(10).measurement_time(Duration::from_secs(4));
-        g.bench_function("tetrad ccr", |b| b.iter(|| assert_eq!(perft(&CcrGenerator, black_box(&pos), depth), expected)));
+        g.bench_function("tetrad ccr", |b| {
+            b.iter(|| assert_eq!(perft(&CcrGenerator, black_box(&pos), depth), expected))
+        });
         g.bench_function("tetrad bitboard", |b| {
             b.iter(|| assert_eq!(perft(&BitboardGenerator, black_box(&pos), depth), expected))
         });
@@ -49,7 +52,11 @@ fn copy_make(c: &mut Criterion) {
     let mut g = c.benchmark_group("copy-make");
     g.throughput(Throughput::Elements(pairs.len() as u64));
     g.bench_function("tetrad Position::make_move", |b| {
-        b.iter(|| pairs.iter().for_each(|(p, m)| { black_box(black_box(p).make_move(*m)); }))
+        b.iter(|| {
+            pairs.iter().for_each(|(p, m)| {
+                black_box(black_box(p).make_move(*m));
+            })
+        })
     });
     g.throughput(Throughput::Elements(cozy.len() as u64));
     g.bench_function("cozy-chess clone+play_unchecked", |b| {

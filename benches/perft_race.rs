@@ -20,7 +20,6 @@ impl Generator for BitboardListOnly {
     }
 }
 
-
 fn best_of(reps: usize, expected: u64, mut f: impl FnMut() -> u64) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..reps {

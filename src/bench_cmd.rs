@@ -40,7 +40,12 @@ pub fn run(depth: Option<i32>, threads: Option<Vec<usize>>, hash_mb: Option<usiz
         outln!("|---|---|---|---|---|---|");
         for &(t, secs, nodes) in &rows {
             let nps = nodes as f64 / secs.max(1e-9);
-            outln!("| {t} | {secs:.2} s | {nodes} | {:.0} | {:.2}x | {:.2}x |", nps, nps / base_nps, base_secs / secs.max(1e-9));
+            outln!(
+                "| {t} | {secs:.2} s | {nodes} | {:.0} | {:.2}x | {:.2}x |",
+                nps,
+                nps / base_nps,
+                base_secs / secs.max(1e-9)
+            );
         }
         let (nodes, secs) = rows.iter().fold((0, 0.0), |(n, s), r| (n + r.2, s + r.1));
         outln!("{nodes} nodes {} nps", (nodes as f64 / secs.max(1e-9)) as u64);

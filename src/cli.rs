@@ -19,7 +19,9 @@ pub struct Cli {
 pub fn uci_lines(argv: &[String]) -> Option<&[String]> {
     let first = argv.get(1)?;
     let cmd = Cli::command();
-    let subcommand = |name: &str| name == "help" || cmd.get_subcommands().any(|s| s.get_name() == name || s.get_all_aliases().any(|a| a == name));
+    let subcommand = |name: &str| {
+        name == "help" || cmd.get_subcommands().any(|s| s.get_name() == name || s.get_all_aliases().any(|a| a == name))
+    };
     if first.starts_with('-') || subcommand(first) {
         return None;
     }
@@ -31,7 +33,10 @@ pub fn uci_lines(argv: &[String]) -> Option<&[String]> {
             Cli::command()
                 .error(
                     clap::error::ErrorKind::InvalidSubcommand,
-                    format!("'{shown}' is neither a subcommand nor a UCI command (UCI commands: {})", crate::uci::COMMANDS.join(", ")),
+                    format!(
+                        "'{shown}' is neither a subcommand nor a UCI command (UCI commands: {})",
+                        crate::uci::COMMANDS.join(", ")
+                    ),
                 )
                 .exit();
         }

@@ -36,8 +36,25 @@ fn compiled_for(name: &str) -> bool {
         ($($f:tt),*) => { false $(|| (name == $f && cfg!(target_feature = $f)))* };
     }
     any_of!(
-        "sse3", "ssse3", "fma", "cmpxchg16b", "sse4.1", "sse4.2", "movbe", "popcnt", "avx", "f16c", "bmi1", "avx2", "bmi2",
-        "avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl", "lzcnt"
+        "sse3",
+        "ssse3",
+        "fma",
+        "cmpxchg16b",
+        "sse4.1",
+        "sse4.2",
+        "movbe",
+        "popcnt",
+        "avx",
+        "f16c",
+        "bmi1",
+        "avx2",
+        "bmi2",
+        "avx512f",
+        "avx512dq",
+        "avx512cd",
+        "avx512bw",
+        "avx512vl",
+        "lzcnt"
     )
 }
 
@@ -89,7 +106,8 @@ pub fn ensure_supported() {
         for (i, f) in FEATURES.iter().enumerate() {
             if compiled_for(f.0) && !cpu_has(i) {
                 if !bad {
-                    let _ = std::io::stderr().write_all(b"tetrad: this binary was built for a newer CPU; this one lacks:");
+                    let _ =
+                        std::io::stderr().write_all(b"tetrad: this binary was built for a newer CPU; this one lacks:");
                 }
                 bad = true;
                 let _ = std::io::stderr().write_all(b" ");

@@ -19,15 +19,15 @@
 //! run make one data set between them.
 
 use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
+use crate::data_file::DataFile;
 use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
-use tetrad_eval::EvalConfig;
-use crate::data_file::DataFile;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::learn::dataset::{self, GameResult, Record};
+use tetrad_eval::EvalConfig;
 use tetrad_search::worker::Worker;
 use tetrad_search::TranspositionTable;
 use tetrad_simd::{in_check, legal_moves, Color, Position};
@@ -54,7 +54,13 @@ struct Game {
 }
 
 /// Plays one game from `start` at `nodes` per move.
-fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker, tt: &Arc<TranspositionTable>) -> Game {
+fn play_game(
+    start: Position,
+    nodes: u64,
+    eval: &EvalConfig,
+    worker: &mut Worker,
+    tt: &Arc<TranspositionTable>,
+) -> Game {
     tt.clear();
     worker.clear();
     let mut pos = start;
@@ -99,7 +105,14 @@ fn play_game(start: Position, nodes: u64, eval: &EvalConfig, worker: &mut Worker
 /// The start of game `g`: with probability `--walks`%, a random walk of
 /// 8 or 9 plies from the start position that a search of `--nodes` finds
 /// balanced; otherwise a book position and `--random-plies` random plies.
-fn game_start(args: &DatagenArgs, book: &[Position], g: usize, check: &BalanceCheck, worker: &mut Worker, tt: &Arc<TranspositionTable>) -> Option<Position> {
+fn game_start(
+    args: &DatagenArgs,
+    book: &[Position],
+    g: usize,
+    check: &BalanceCheck,
+    worker: &mut Worker,
+    tt: &Arc<TranspositionTable>,
+) -> Option<Position> {
     let mut rng = Rng::for_item(args.seed, g as u64);
     if args.walks > 0 && rng.below(100) < args.walks as usize {
         let plies = WALK_PLIES + rng.below(2);
@@ -112,7 +125,13 @@ fn game_start(args: &DatagenArgs, book: &[Position], g: usize, check: &BalanceCh
 /// Plays games `range` on the rayon pool; results in game order.
 fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
     let eval = EvalChoice::config(args.eval);
-    let check = BalanceCheck { nodes: args.nodes, window: BALANCED_WINDOW, attempts: WALK_ATTEMPTS, eval: eval.clone(), chess960: false };
+    let check = BalanceCheck {
+        nodes: args.nodes,
+        window: BALANCED_WINDOW,
+        attempts: WALK_ATTEMPTS,
+        eval: eval.clone(),
+        chess960: false,
+    };
     range
         .into_par_iter()
         .map_init(

@@ -102,6 +102,9 @@ pub fn run(args: &EvalArgs) -> i32 {
     }
     let nnue = tetrad_eval::evaluate_nnue_uncached(&pos, &net);
     outln!();
-    outln!("hand-written: {hce} cp   network: {nnue} cp   (side to move's view; default: {})", tetrad_eval::EvalKind::DEFAULT.name());
+    outln!(
+        "hand-written: {hce} cp   network: {nnue} cp   (side to move's view; default: {})",
+        tetrad_eval::EvalKind::DEFAULT.name()
+    );
     0
 }

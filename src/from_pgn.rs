@@ -146,7 +146,9 @@ pub fn game_records(game: &PgnGame, opts: &Options) -> Result<Vec<Record>, Skip>
         let cp = match parse_comment(&m.comment) {
             CommentScore::Cp(cp) => cp,
             CommentScore::Mate(_) | CommentScore::None => continue,
-            CommentScore::Garbage => return Err(Skip::Garbage { ply: ply + 1, comment: m.comment.chars().take(40).collect() }),
+            CommentScore::Garbage => {
+                return Err(Skip::Garbage { ply: ply + 1, comment: m.comment.chars().take(40).collect() })
+            }
         };
         let mover = pos.side_to_move();
         if !keep(mover) || !is_quiet_sample(&pos, m.mv, cp) {
@@ -209,13 +211,18 @@ impl Output {
 /// Opens the output: an empty (or new) directory of shards, or a file.
 fn open_output(args: &DatagenArgs) -> Result<Output, String> {
     if args.format != DataFormat::Bin {
-        return DataFile::create(&args.out, args.format).map(Output::File).map_err(|e| format!("cannot create {}: {e}", args.out));
+        return DataFile::create(&args.out, args.format)
+            .map(Output::File)
+            .map_err(|e| format!("cannot create {}: {e}", args.out));
     }
     let dir = Path::new(&args.out);
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let taken = dataset::list_shards(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     if !taken.is_empty() || dir.join("datagen.txt").exists() {
-        return Err(format!("{} already holds data; convert into an empty directory (train takes several --data)", dir.display()));
+        return Err(format!(
+            "{} already holds data; convert into an empty directory (train takes several --data)",
+            dir.display()
+        ));
     }
     let manifest = format!(
         "tetrad datagen --from-pgn v1\nscores network\nunits {:?}\nplayer {}\nfiles {}\n",
@@ -224,7 +231,13 @@ fn open_output(args: &DatagenArgs) -> Result<Output, String> {
         args.from_pgn.join(" ")
     );
     std::fs::write(dir.join("datagen.txt"), manifest).map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
-    Ok(Output::Shards { dir: dir.to_path_buf(), shard_games: args.shard_games.max(1), next: 0, games: 0, records: Vec::new() })
+    Ok(Output::Shards {
+        dir: dir.to_path_buf(),
+        shard_games: args.shard_games.max(1),
+        next: 0,
+        games: 0,
+        records: Vec::new(),
+    })
 }
 
 /// Runs the conversion; returns the exit code.
@@ -255,7 +268,8 @@ pub fn run(args: &DatagenArgs) -> i32 {
         };
         for (i, game) in PgnReader::new(std::io::BufReader::new(file)).enumerate() {
             let converted = game.map_err(Skip::Unreadable).and_then(|g| {
-                let played = opts.player.as_deref().is_none_or(|p| [g.tag("White"), g.tag("Black")].contains(&Some(p.trim())));
+                let played =
+                    opts.player.as_deref().is_none_or(|p| [g.tag("White"), g.tag("Black")].contains(&Some(p.trim())));
                 game_records(&g, &opts).map(|r| (r, played))
             });
             match converted {
@@ -311,7 +325,10 @@ mod tests {
         let white = game_records(&g, &opts(Some("Tetrad A"), ScoreUnits::Auto)).unwrap();
         let eval = EvalConfig::default();
         let units: Vec<i16> = white.iter().map(|r| r.score).collect();
-        let want: Vec<i16> = [(40, &recs[0]), (-10, &recs[2])].iter().map(|(s, r)| eval.network_units(*s, &r.position().unwrap()) as i16).collect();
+        let want: Vec<i16> = [(40, &recs[0]), (-10, &recs[2])]
+            .iter()
+            .map(|(s, r)| eval.network_units(*s, &r.position().unwrap()) as i16)
+            .collect();
         assert_eq!(units, want);
         assert!(units[0] > 40 && units[1] < -10, "the network's units are larger than the search's: {units:?}");
         let black = game_records(&g, &opts(Some("Other"), ScoreUnits::Auto)).unwrap();
@@ -322,9 +339,15 @@ mod tests {
     #[test]
     fn games_without_result_or_with_garbage_are_skipped() {
         let unfinished = GAME.replace("[Result \"0-1\"]", "[Result \"*\"]");
-        assert!(matches!(game_records(&parse_game(&unfinished).unwrap(), &opts(None, ScoreUnits::AsIs)), Err(Skip::NoResult)));
+        assert!(matches!(
+            game_records(&parse_game(&unfinished).unwrap(), &opts(None, ScoreUnits::AsIs)),
+            Err(Skip::NoResult)
+        ));
         let untagged = GAME.replace("[Result \"0-1\"]\n", "");
-        assert!(matches!(game_records(&parse_game(&untagged).unwrap(), &opts(None, ScoreUnits::AsIs)), Err(Skip::NoResult)));
+        assert!(matches!(
+            game_records(&parse_game(&untagged).unwrap(), &opts(None, ScoreUnits::AsIs)),
+            Err(Skip::NoResult)
+        ));
         let garbage = GAME.replace("{-0.10/10}", "{-0.1x/10}");
         let skip = game_records(&parse_game(&garbage).unwrap(), &opts(None, ScoreUnits::AsIs)).unwrap_err();
         assert!(matches!(skip, Skip::Garbage { ply: 5, .. }), "{skip}");

@@ -36,13 +36,26 @@ const FENS: [&str; 8] = [
 ];
 
 const NUMBERS: [&str; 16] = [
-    "0", "1", "-1", "3", "50", "100", "1000", "-99999", "18446744073709551615", "99999999999999999999999",
-    "9223372036854775807", "-9223372036854775808", "1e5", "0x10", "+7", "",
+    "0",
+    "1",
+    "-1",
+    "3",
+    "50",
+    "100",
+    "1000",
+    "-99999",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "1e5",
+    "0x10",
+    "+7",
+    "",
 ];
 
-const JUNK: [&str; 14] = [
-    "", "moves", "fen", "startpos", "value", "name", "é", "\u{0}", "\t", "zzzz", "e2e4e", "a1a1", "e7e8q", "-",
-];
+const JUNK: [&str; 14] =
+    ["", "moves", "fen", "startpos", "value", "name", "é", "\u{0}", "\t", "zzzz", "e2e4e", "a1a1", "e7e8q", "-"];
 
 /// Legal moves from `pos` played at random, with an occasional bad one.
 fn move_list(rng: &mut Rng, pos: &Position, plies: usize) -> Vec<String> {
@@ -73,8 +86,21 @@ fn position_line(rng: &mut Rng) -> String {
 }
 
 fn go_line(rng: &mut Rng) -> String {
-    const KEYS: [&str; 13] =
-        ["wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate", "infinite", "ponder", "searchmoves", "bogus"];
+    const KEYS: [&str; 13] = [
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "movetime",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "bogus",
+    ];
     let mut line = String::from("go");
     for _ in 0..rng.below(6) {
         let key = rng.pick(&KEYS);
@@ -99,7 +125,8 @@ fn go_line(rng: &mut Rng) -> String {
 }
 
 fn setoption_line(rng: &mut Rng) -> String {
-    const NAMES: [&str; 9] = ["Hash", "Threads", "Clear Hash", "Move Overhead", "MultiPV", "Ponder", "hash", "No Such", ""];
+    const NAMES: [&str; 9] =
+        ["Hash", "Threads", "Clear Hash", "Move Overhead", "MultiPV", "Ponder", "hash", "No Such", ""];
     const VALUES: [&str; 10] = ["1", "2", "8", "true", "false", "maybe", "-5", "0", "", "4"];
     match rng.below(4) {
         0 => format!("setoption name {}", rng.pick(&NAMES)),

@@ -59,7 +59,11 @@ pub fn parse(args: &str, chess960: bool) -> Result<Request, String> {
     let [n, "seed", s, "book", b, extra @ ..] = words.as_slice() else {
         return Err(USAGE.to_string());
     };
-    let count = n.parse::<usize>().ok().filter(|&c| c <= MAX_COUNT).ok_or_else(|| format!("genfens: N must be 0..={MAX_COUNT}, got '{}'", clip(n)))?;
+    let count = n
+        .parse::<usize>()
+        .ok()
+        .filter(|&c| c <= MAX_COUNT)
+        .ok_or_else(|| format!("genfens: N must be 0..={MAX_COUNT}, got '{}'", clip(n)))?;
     let seed = s.parse::<u64>().map_err(|_| format!("genfens: seed must be a whole number, got '{}'", clip(s)))?;
     let book = (!b.eq_ignore_ascii_case("none")).then(|| b.to_string());
     let mut req = Request { count, seed, book, chess960 };

@@ -9,6 +9,8 @@ mod data_file;
 mod datagen_cmd;
 mod eval_cmd;
 mod from_pgn;
+#[cfg(test)]
+mod fuzz_tests;
 mod genfens;
 mod net_cmd;
 mod openings;
@@ -21,8 +23,6 @@ mod train_cmd;
 mod tune_cmd;
 mod uci;
 mod wdl_cmd;
-#[cfg(test)]
-mod fuzz_tests;
 
 use clap::Parser;
 
@@ -46,7 +46,9 @@ fn run() -> i32 {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth, threads, hash, eval } => bench_cmd::run(depth, threads, hash, &cli::EvalChoice::config(eval)),
+        cli::Command::Bench { depth, threads, hash, eval } => {
+            bench_cmd::run(depth, threads, hash, &cli::EvalChoice::config(eval))
+        }
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Datagen(a) => datagen_cmd::run(&a),
         cli::Command::Eval(a) => eval_cmd::run(&a),

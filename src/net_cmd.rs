@@ -40,7 +40,11 @@ pub fn run(args: &NetArgs) -> i32 {
     outln!("output scale {} cp per unit", net.scale);
     outln!("search sees  {}%", net.search_pct);
     outln!("description  {}", net.description);
-    outln!("weights      {} ({} bytes as a file)", net.w1.len() + net.b1.len() + net.w2.len() + net.b2.len(), net.to_bytes().len());
+    outln!(
+        "weights      {} ({} bytes as a file)",
+        net.w1.len() + net.b1.len() + net.w2.len() + net.b2.len(),
+        net.to_bytes().len()
+    );
     let Some(out) = &args.out else { return 0 };
     if let Some(p) = args.search_pct {
         net.search_pct = p;

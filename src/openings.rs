@@ -52,7 +52,14 @@ pub fn random_walk(mut pos: Position, plies: usize, rng: &mut Rng) -> Option<Pos
 
 /// One node-limited search of `pos` as a fresh game would see it: the
 /// worker's histories cleared, a fresh table of `tt`'s size emptied.
-pub fn quick_search(pos: &Position, nodes: u64, eval: &EvalConfig, chess960: bool, worker: &mut Worker, tt: &Arc<TranspositionTable>) -> ThreadResult {
+pub fn quick_search(
+    pos: &Position,
+    nodes: u64,
+    eval: &EvalConfig,
+    chess960: bool,
+    worker: &mut Worker,
+    tt: &Arc<TranspositionTable>,
+) -> ThreadResult {
     worker.clear();
     tt.clear();
     search_move(pos, Vec::new(), nodes, eval, chess960, worker, tt)
@@ -197,7 +204,9 @@ mod tests {
     #[test]
     fn games_that_are_over() {
         assert!(!is_over(&Position::startpos()));
-        for fen in ["7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"] {
+        for fen in
+            ["7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"]
+        {
             assert!(is_over(&Position::from_fen(fen).unwrap()), "{fen}");
         }
         assert!(!is_over(&Position::from_fen("4k3/8/8/8/8/8/8/3NKB2 w - - 0 1").unwrap()));

@@ -95,8 +95,18 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::Combo { name: "Eval", default: DEFAULT_EVAL, values: &["hce", "nnue"] },
     EngineOption::Text { name: "EvalFile", default: BUILTIN_NET },
     EngineOption::Text { name: "SyzygyPath", default: "<empty>" },
-    EngineOption::Spin { name: "SyzygyProbeDepth", default: tetrad_search::tb::DEFAULT_PROBE_DEPTH as i64, min: 1, max: 100 },
-    EngineOption::Spin { name: "SyzygyProbeLimit", default: tetrad_search::tb::DEFAULT_PROBE_LIMIT as i64, min: 0, max: 7 },
+    EngineOption::Spin {
+        name: "SyzygyProbeDepth",
+        default: tetrad_search::tb::DEFAULT_PROBE_DEPTH as i64,
+        min: 1,
+        max: 100,
+    },
+    EngineOption::Spin {
+        name: "SyzygyProbeLimit",
+        default: tetrad_search::tb::DEFAULT_PROBE_LIMIT as i64,
+        min: 0,
+        max: 7,
+    },
     EngineOption::Check { name: "Syzygy50MoveRule", default: tetrad_search::tb::DEFAULT_RULE50 },
 ];
 

@@ -47,7 +47,11 @@ pub fn parse_position(args: &str) -> Result<ParsedPosition, String> {
                 parsed.position = parsed.position.make_move(m);
             }
             None => {
-                parsed.error = Some(format!("illegal or malformed move '{}' (move {}); position kept after the last legal move", clip(text), i + 1));
+                parsed.error = Some(format!(
+                    "illegal or malformed move '{}' (move {}); position kept after the last legal move",
+                    clip(text),
+                    i + 1
+                ));
                 break;
             }
         }

@@ -41,7 +41,11 @@ fn with_gen<G: Generator>(gen: &G, args: &PerftArgs) -> i32 {
             }
             outln!();
         }
-        if depth == 0 { 1 } else { rows.iter().map(|r| r.1).sum() }
+        if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        }
     } else {
         perft(gen, &pos, depth)
     };
@@ -104,5 +108,9 @@ fn suite<G: Generator>(gen: &G, path: &str, max_nodes: u64, parallel: bool) -> i
     let secs = start.elapsed().as_secs_f64();
     outln!("{total} nodes checked in {secs:.1} s ({:.0} nps)", total as f64 / secs.max(1e-9));
     outln!("{passed} passed, {failed} failed");
-    if failed == 0 { 0 } else { 1 }
+    if failed == 0 {
+        0
+    } else {
+        1
+    }
 }

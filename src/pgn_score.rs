@@ -32,7 +32,8 @@ pub fn parse_comment(comment: &str) -> CommentScore {
         return CommentScore::None;
     }
     let bytes = first.as_bytes();
-    let starts_like_score = matches!(bytes[0], b'+' | b'-' | b'#' | b'0'..=b'9') || (bytes[0] == b'M' && bytes.get(1).is_some_and(u8::is_ascii_digit));
+    let starts_like_score = matches!(bytes[0], b'+' | b'-' | b'#' | b'0'..=b'9')
+        || (bytes[0] == b'M' && bytes.get(1).is_some_and(u8::is_ascii_digit));
     if !starts_like_score {
         return CommentScore::None;
     }
@@ -66,7 +67,12 @@ fn parse_score(token: &str) -> Option<CommentScore> {
     }
     let (int, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if int.is_empty() || !digits(int) || !digits(frac) || (unsigned.contains('.') && frac.is_empty()) || unsigned.len() > 12 {
+    if int.is_empty()
+        || !digits(int)
+        || !digits(frac)
+        || (unsigned.contains('.') && frac.is_empty())
+        || unsigned.len() > 12
+    {
         return None;
     }
     let pawns: f64 = unsigned.parse().ok()?;
@@ -96,14 +102,41 @@ mod tests {
 
     #[test]
     fn no_score() {
-        for c in ["", "  ", "book", "Book", "unknown", "ERR/0 0.1s", "/12 0.1s", "White mates", "Draw by 3-fold repetition", "[%clk 0:01:00]", "Mate"] {
+        for c in [
+            "",
+            "  ",
+            "book",
+            "Book",
+            "unknown",
+            "ERR/0 0.1s",
+            "/12 0.1s",
+            "White mates",
+            "Draw by 3-fold repetition",
+            "[%clk 0:01:00]",
+            "Mate",
+        ] {
             assert_eq!(parse_comment(c), None, "{c:?}");
         }
     }
 
     #[test]
     fn garbage() {
-        for c in ["+", "-", "+0.3x4/12", "+0.34/", "+0.34/x", "1.2.3/4", "+./5", "+M/3", "#", "-1e5/3", "+99999999.00/1", "0.34/12345", "+.5/3", "+5./3"] {
+        for c in [
+            "+",
+            "-",
+            "+0.3x4/12",
+            "+0.34/",
+            "+0.34/x",
+            "1.2.3/4",
+            "+./5",
+            "+M/3",
+            "#",
+            "-1e5/3",
+            "+99999999.00/1",
+            "0.34/12345",
+            "+.5/3",
+            "+5./3",
+        ] {
             assert_eq!(parse_comment(c), Garbage, "{c:?}");
         }
     }

@@ -19,7 +19,11 @@ pub fn has_winning_capture(pos: &Position) -> bool {
 /// neither a capture nor a promotion, no mate score, and no capture that
 /// wins material (the score would hang on tactics the evaluation cannot see).
 pub fn is_quiet_sample(pos: &Position, best: Move, score: i32) -> bool {
-    !in_check(pos) && !pos.is_capture(best) && best.promo().is_none() && score.abs() < MATE_IN_MAX && !has_winning_capture(pos)
+    !in_check(pos)
+        && !pos.is_capture(best)
+        && best.promo().is_none()
+        && score.abs() < MATE_IN_MAX
+        && !has_winning_capture(pos)
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
+use tetrad_eval::learn::train::{
+    self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig,
+};
 use tetrad_eval::nnue::{Arch, KingBuckets, Network};
-use tetrad_eval::learn::train::{self, checkpoint_path, load_checkpoint, save_checkpoint, Checkpoint, Model, TrainConfig};
 
 /// Arguments of `tetrad train`.
 #[derive(Args, Debug)]
@@ -74,7 +76,8 @@ pub struct TrainArgs {
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &TrainArgs) -> i32 {
-    if !(0.0..=1.0).contains(&args.wdl) || !(args.lr > 0.0) || !(0.0..=1.0).contains(&args.final_lr) || args.batch == 0 {
+    if !(0.0..=1.0).contains(&args.wdl) || !(args.lr > 0.0) || !(0.0..=1.0).contains(&args.final_lr) || args.batch == 0
+    {
         errln!("error: need --wdl and --final-lr in [0, 1], --lr > 0 and --batch > 0");
         return 2;
     }
@@ -116,7 +119,12 @@ pub fn run(args: &TrainArgs) -> i32 {
             }
         }
     };
-    errln!("network {} (output scale {}, search {}%)", ckpt.model.arch.describe(), ckpt.model.scale, ckpt.model.search_pct);
+    errln!(
+        "network {} (output scale {}, search {}%)",
+        ckpt.model.arch.describe(),
+        ckpt.model.scale,
+        ckpt.model.search_pct
+    );
     let t0 = Instant::now();
     let data = match train::load_data(&args.data) {
         Ok(d) => d,
@@ -164,7 +172,12 @@ pub fn run(args: &TrainArgs) -> i32 {
                 errln!("search percentage {} (the --init network's scale in the search)", net.search_pct);
             }
             net.description = args.description.clone().unwrap_or_else(|| {
-                format!("tetrad train {}: {} epochs on {} positions", env!("CARGO_PKG_VERSION"), r.epoch, data.train.len())
+                format!(
+                    "tetrad train {}: {} epochs on {} positions",
+                    env!("CARGO_PKG_VERSION"),
+                    r.epoch,
+                    data.train.len()
+                )
             });
             let bytes = net.to_bytes();
             if let Err(e) = std::fs::write(&args.out, bytes).and_then(|_| save_checkpoint(&ckpt_path, ckpt)) {
@@ -194,7 +207,10 @@ fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
             let net = net.map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
             let model = Model::from_network(&net);
             init = Some(net);
-            let arch = Arch { hidden: args.hidden.unwrap_or(model.arch.hidden), kings: args.king_buckets.unwrap_or(model.arch.kings) };
+            let arch = Arch {
+                hidden: args.hidden.unwrap_or(model.arch.hidden),
+                kings: args.king_buckets.unwrap_or(model.arch.kings),
+            };
             if arch == model.arch {
                 model
             } else {
@@ -202,7 +218,8 @@ fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
             }
         }
         None => {
-            let arch = Arch { hidden: args.hidden.unwrap_or(256), kings: args.king_buckets.unwrap_or(KingBuckets::NONE) };
+            let arch =
+                Arch { hidden: args.hidden.unwrap_or(256), kings: args.king_buckets.unwrap_or(KingBuckets::NONE) };
             arch.check()?;
             if !(1..=100_000).contains(&args.scale) {
                 return Err(format!("--scale {} out of range", args.scale));

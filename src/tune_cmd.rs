@@ -3,8 +3,8 @@
 use clap::Args;
 use std::io::Write;
 use std::time::Instant;
-use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
 use tetrad_eval::hce::weights::PARAMS;
+use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
 
 /// Arguments of `tetrad tune`.
 #[derive(Args, Debug)]

@@ -9,9 +9,9 @@ use crate::options::{EngineOption, OPTIONS};
 use crate::parse::{parse_go, parse_position, GoError};
 use crossbeam::channel::{unbounded, Receiver};
 use std::io::BufRead;
-use tetrad_search::{emit, Engine};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use tetrad_search::{emit, Engine};
 use tetrad_simd::perft::{perft_until, BitboardGenerator};
 use tetrad_simd::Position;
 
@@ -39,8 +39,22 @@ pub struct Uci {
 
 /// The commands [`Uci::handle`] knows: a command-line argument must start with one.
 pub const COMMANDS: &[&str] = &[
-    "uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption", "quit", "d", "eval", "perft", "bench",
-    "genfens", "debug", "register",
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "quit",
+    "d",
+    "eval",
+    "perft",
+    "bench",
+    "genfens",
+    "debug",
+    "register",
 ];
 
 fn spawn_reader() -> Receiver<String> {
@@ -112,7 +126,11 @@ impl Uci {
             Ok(l) | Err(GoError(_, l)) => l,
         };
         let stm = self.position.side_to_move().index();
-        let bounded = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.mate.is_some() || limits.time[stm].is_some();
+        let bounded = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || limits.mate.is_some()
+            || limits.time[stm].is_some();
         if limits.infinite || limits.ponder || !bounded {
             self.error("go on the command line needs a limit that ends it: depth, nodes, movetime, mate or the mover's wtime/btime");
             return true;
@@ -394,7 +412,10 @@ impl Uci {
         let mut cfg = self.engine.eval_config().clone();
         cfg.net = net;
         self.engine.set_eval_config(cfg);
-        emit(&format!("info string EvalFile {} loaded", if path.is_empty() { crate::options::BUILTIN_NET } else { path }));
+        emit(&format!(
+            "info string EvalFile {} loaded",
+            if path.is_empty() { crate::options::BUILTIN_NET } else { path }
+        ));
     }
 
     /// Sets the engine's strength: `UCI_Elo` when `UCI_LimitStrength` is on, else `Skill Level`.
@@ -429,7 +450,9 @@ impl Uci {
     fn cmd_genfens(&mut self, args: &str) {
         let chess960 = self.engine.chess960();
         let result = crate::genfens::parse(args, chess960).and_then(|req| {
-            crate::genfens::generate(&req, self.engine.eval_config(), |pos| emit(&format!("info string genfens {}", pos.to_fen())))
+            crate::genfens::generate(&req, self.engine.eval_config(), |pos| {
+                emit(&format!("info string genfens {}", pos.to_fen()))
+            })
         });
         if let Err(e) = result {
             self.error(&e);
@@ -450,7 +473,9 @@ impl Uci {
         let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let start = std::time::Instant::now();
             match perft_until(&BitboardGenerator, &pos, depth, &flag) {
-                Some(n) => emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis())),
+                Some(n) => {
+                    emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis()))
+                }
                 None => emit(&format!("info string perft {depth} stopped after {} ms", start.elapsed().as_millis())),
             }
         });

@@ -25,7 +25,8 @@ pub fn run(args: &WdlFitArgs) -> i32 {
             return 2;
         }
     };
-    let obs: Vec<Observation> = data.train.par_iter().chain(data.valid.par_iter()).map(Observation::from_record).collect();
+    let obs: Vec<Observation> =
+        data.train.par_iter().chain(data.valid.par_iter()).map(Observation::from_record).collect();
     if obs.is_empty() {
         errln!("error: no positions");
         return 2;
@@ -36,7 +37,10 @@ pub fn run(args: &WdlFitArgs) -> i32 {
     outln!("mean -log likelihood: compiled-in model {before:.5}, fitted {after:.5}");
     outln!(
         "pub const MODEL: WdlModel = WdlModel {{ a: [{:.1}, {:.3}], b: [{:.1}, {:.3}] }};",
-        m.a[0], m.a[1], m.b[0], m.b[1]
+        m.a[0],
+        m.a[1],
+        m.b[0],
+        m.b[1]
     );
     0
 }

@@ -33,11 +33,18 @@ fn closed_stdout_is_not_a_panic() {
 #[test]
 fn eval_compare_reports_a_matching_scale() {
     let file = std::env::temp_dir().join(format!("tetrad-compare-{}.epd", std::process::id()));
-    let fens = ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -", "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1", "not a position"];
+    let fens = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -",
+        "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1",
+        "not a position",
+    ];
     std::fs::write(&file, fens.join("\n")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_tetrad")).args(["eval", "--compare"]).arg(&file).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.starts_with("2 positions") && text.contains("matching search percentage"), "{text}");
+    assert!(
+        out.status.success() && text.starts_with("2 positions") && text.contains("matching search percentage"),
+        "{text}"
+    );
     let _ = std::fs::remove_file(&file);
 }
 

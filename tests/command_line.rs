@@ -56,7 +56,8 @@ fn genfens_from_a_book_and_in_chess960() {
         assert!(!fen.starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"), "{fen}");
     }
     let pgn = dir.join("book.pgn");
-    std::fs::write(&pgn, "[Event \"b\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event \"bad\"]\n\n1. d4 d4 *\n").unwrap();
+    std::fs::write(&pgn, "[Event \"b\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event \"bad\"]\n\n1. d4 d4 *\n")
+        .unwrap();
     assert_eq!(genfens(&format!("genfens 4 seed 3 book {}", pgn.display())).len(), 4);
     let out = tetrad(&["setoption name UCI_Chess960 value true", "genfens 4 seed 1 book None", "quit"]);
     let text = stdout(&out);
@@ -78,7 +79,13 @@ fn bad_arguments_are_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).is_empty());
     // A UCI command that is answered with an error exits 1.
-    for bad in ["genfens 2 seed x book None", "genfens 2 seed 1 book /nonexistent.epd", "go", "go infinite", "position fen nonsense"] {
+    for bad in [
+        "genfens 2 seed x book None",
+        "genfens 2 seed 1 book /nonexistent.epd",
+        "go",
+        "go infinite",
+        "position fen nonsense",
+    ] {
         let out = tetrad(&[bad, "quit"]);
         assert_eq!(out.status.code(), Some(1), "{bad}");
         assert!(stdout(&out).contains("info string error: "), "{bad}");
@@ -92,7 +99,10 @@ fn uci_lines_run_in_order_and_go_waits_for_its_search() {
     let text = stdout(&out);
     let best = text.lines().last().unwrap_or("");
     assert!(best.starts_with("bestmove "), "{text}");
-    let pos = tetrad_simd::parse_uci_move(&Position::startpos().make_move(tetrad_simd::parse_uci_move(&Position::startpos(), "e2e4").unwrap()), best.split(' ').nth(1).unwrap());
+    let pos = tetrad_simd::parse_uci_move(
+        &Position::startpos().make_move(tetrad_simd::parse_uci_move(&Position::startpos(), "e2e4").unwrap()),
+        best.split(' ').nth(1).unwrap(),
+    );
     assert!(pos.is_some(), "a legal reply for Black: {best}");
     // `quit` ends the run: later lines are not read.
     let out = tetrad(&["isready", "quit", "d"]);

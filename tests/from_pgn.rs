@@ -83,10 +83,25 @@ fn one_players_scores_with_their_sign_and_units() {
     }
     // A Tetrad player's search scores are turned into the network's units (larger), unless --units as-is.
     let score_sum = |units: &str| {
-        let o = tetrad(&["datagen", "--from-pgn", &data("selfplay.pgn"), "--player", "Tetrad-A", "--format", "epd", "--units", units], &epd);
+        let o = tetrad(
+            &[
+                "datagen",
+                "--from-pgn",
+                &data("selfplay.pgn"),
+                "--player",
+                "Tetrad-A",
+                "--format",
+                "epd",
+                "--units",
+                units,
+            ],
+            &epd,
+        );
         assert!(o.status.success());
         let text = std::fs::read_to_string(&epd).unwrap();
-        text.lines().map(|l| l.rsplit("ce ").next().unwrap().trim_end_matches(';').parse::<i64>().unwrap().abs()).sum::<i64>()
+        text.lines()
+            .map(|l| l.rsplit("ce ").next().unwrap().trim_end_matches(';').parse::<i64>().unwrap().abs())
+            .sum::<i64>()
     };
     assert!(score_sum("auto") > score_sum("as-is") * 5 / 4);
     // bulletformat: 32 bytes a position.

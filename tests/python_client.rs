@@ -37,7 +37,15 @@ fn self_play(extra: &[&str]) {
     let games = 4;
     let status = Command::new("python3")
         .current_dir(root)
-        .args(["tools/match.py", "--engine", &format!("cmd={bin}"), "name=a", "--engine", &format!("cmd={bin}"), "name=b"])
+        .args([
+            "tools/match.py",
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=a",
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=b",
+        ])
         .args(["--each", "option.Hash=8", "--games", &games.to_string(), "--tc", "1+0.01", "--concurrency", "1"])
         .args(["--maxmoves", "120", "--json", json.to_str().unwrap()])
         .args(extra)

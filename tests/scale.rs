@@ -37,7 +37,11 @@ fn static_scores(net: &Network, records: &[Record]) -> Vec<i32> {
         .iter()
         .map(|r| {
             let v = net.evaluate(&ccr_to_bitboards(&r.ccr()), r.side_to_move());
-            if r.side_to_move() == Color::White { v } else { -v }
+            if r.side_to_move() == Color::White {
+                v
+            } else {
+                -v
+            }
         })
         .collect()
 }
@@ -49,8 +53,28 @@ fn a_generation_keeps_the_networks_scale() {
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("data");
     let data_s = data.to_str().unwrap();
-    tetrad(&["datagen", "--out", data_s, "--games", "24", "--nodes", "1500", "--seed", "3", "--walks", "100", "--shard-games", "4", "--threads", "2"], &dir);
-    let records: Vec<Record> = dataset::list_shards(&data).unwrap().iter().flat_map(|s| dataset::read_shard(s).unwrap().1).collect();
+    tetrad(
+        &[
+            "datagen",
+            "--out",
+            data_s,
+            "--games",
+            "24",
+            "--nodes",
+            "1500",
+            "--seed",
+            "3",
+            "--walks",
+            "100",
+            "--shard-games",
+            "4",
+            "--threads",
+            "2",
+        ],
+        &dir,
+    );
+    let records: Vec<Record> =
+        dataset::list_shards(&data).unwrap().iter().flat_map(|s| dataset::read_shard(s).unwrap().1).collect();
     // Decided positions say little about the scale of the middle range.
     let records: Vec<Record> = records.into_iter().filter(|r| r.score.abs() < 1500).collect();
     assert!(records.len() > 500, "{} positions", records.len());
@@ -63,7 +87,26 @@ fn a_generation_keeps_the_networks_scale() {
 
     // Two epochs at a learning rate that moves the network: its scale stays.
     let net = dir.join("child.tnn");
-    tetrad(&["train", "--data", data_s, "--out", net.to_str().unwrap(), "--init", "builtin", "--epochs", "2", "--batch", "256", "--lr", "0.001", "--threads", "2"], &dir);
+    tetrad(
+        &[
+            "train",
+            "--data",
+            data_s,
+            "--out",
+            net.to_str().unwrap(),
+            "--init",
+            "builtin",
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--lr",
+            "0.001",
+            "--threads",
+            "2",
+        ],
+        &dir,
+    );
     let child = Network::load(&net).unwrap();
     assert_eq!(child.scale, parent.scale, "the file carries the output scale on");
     let child_static = median_abs(static_scores(&child, &records));
@@ -73,10 +116,17 @@ fn a_generation_keeps_the_networks_scale() {
     let shards = dataset::list_shards(&data).unwrap();
     let valid = dataset::read_shard(shards.last().unwrap()).unwrap().1;
     // Over the positions both networks call undecided, as `train` measures.
-    let (cv, pv): (Vec<i32>, Vec<i32>) =
-        static_scores(&child, &valid).into_iter().zip(static_scores(parent, &valid)).filter(|(c, p)| c.abs() < UNDECIDED_MAX && p.abs() < UNDECIDED_MAX).unzip();
+    let (cv, pv): (Vec<i32>, Vec<i32>) = static_scores(&child, &valid)
+        .into_iter()
+        .zip(static_scores(parent, &valid))
+        .filter(|(c, p)| c.abs() < UNDECIDED_MAX && p.abs() < UNDECIDED_MAX)
+        .unzip();
     let (c, p) = (median_abs(cv), median_abs(pv));
     let (seen_child, seen_parent) = (c * child.search_pct as f64, p * parent.search_pct as f64);
-    assert!((seen_child / seen_parent - 1.0).abs() < 0.1, "search sees {seen_child} vs {seen_parent} ({}%)", child.search_pct);
+    assert!(
+        (seen_child / seen_parent - 1.0).abs() < 0.1,
+        "search sees {seen_child} vs {seen_parent} ({}%)",
+        child.search_pct
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

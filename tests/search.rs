@@ -1,8 +1,8 @@
 //! Search behaviour through the library: bench determinism and mates.
 
+use tetrad_eval::{EvalConfig, EvalKind};
 use tetrad_search::bench::{run_bench, run_bench_threads};
 use tetrad_search::{Engine, Limits, MATE_IN_MAX};
-use tetrad_eval::{EvalConfig, EvalKind};
 use tetrad_simd::Position;
 
 #[test]

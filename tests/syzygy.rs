@@ -51,11 +51,11 @@ fn won_endings_are_converted_to_mate() {
     let Some(t) = tables() else { return };
     let mut e = engine(&t);
     for fen in [
-        "8/8/8/4k3/8/8/8/4K2R w - - 0 1",      // KRvK
-        "8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1",    // KQvKR
-        "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",      // KPvK, won
-        "8/6PK/8/4k3/8/8/8/8 w - - 8 79",       // KPvK: promote now (a self-play game repeated here)
-        "8/8/8/3k4/8/8/8/2BNK3 w - - 0 1",     // KBNvK
+        "8/8/8/4k3/8/8/8/4K2R w - - 0 1",   // KRvK
+        "8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1", // KQvKR
+        "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",  // KPvK, won
+        "8/6PK/8/4k3/8/8/8/8 w - - 8 79",   // KPvK: promote now (a self-play game repeated here)
+        "8/8/8/3k4/8/8/8/2BNK3 w - - 0 1",  // KBNvK
     ] {
         let pos = Position::from_fen(fen).unwrap();
         let out = e.search_sync(pos, Vec::new(), Limits { depth: Some(8), ..Default::default() }, false);

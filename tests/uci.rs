@@ -121,13 +121,20 @@ fn bad_input_is_reported_and_state_kept() {
     e.send("d");
     e.send("isready");
     let lines = e.until("readyok");
-    assert!(lines.iter().any(|l| l.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")),
+        "{lines:?}"
+    );
     e.quit();
 }
 
 /// The depth of the last `info depth` line before `bestmove`, and the move.
 fn searched_answer(lines: &[String]) -> (u32, String) {
-    let depth = lines.iter().rev().find_map(|l| l.strip_prefix("info depth ")?.split_whitespace().next()?.parse().ok()).unwrap_or(0);
+    let depth = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("info depth ")?.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap_or("").to_string();
     (depth, best)
 }
@@ -176,7 +183,9 @@ fn last_pv_starts_with_the_bestmove() {
         e.send(&format!("go nodes {}", 5_000 + i * 7_919));
         let lines = e.until("bestmove");
         let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
-        let pv = lines.iter().rev().find_map(|l| l.starts_with("info depth").then(|| info_after(l, "pv").first().map(|m| m.to_string())).flatten());
+        let pv = lines.iter().rev().find_map(|l| {
+            l.starts_with("info depth").then(|| info_after(l, "pv").first().map(|m| m.to_string())).flatten()
+        });
         assert_eq!(pv.as_deref(), Some(best.as_str()), "{lines:?}");
     }
     e.quit();
@@ -373,7 +382,11 @@ fn threads_and_hash_churn() {
             e.send("isready");
             e.until("readyok");
         }
-        e.send(if i % 2 == 0 { "position startpos moves e2e4 c7c5" } else { "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" });
+        e.send(if i % 2 == 0 {
+            "position startpos moves e2e4 c7c5"
+        } else {
+            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        });
         e.send("go depth 4");
         let lines = e.until("bestmove");
         assert!(!lines.iter().any(|l| l.contains("error")), "cycle {i}: {lines:?}");
@@ -400,7 +413,9 @@ fn eval_options_switch_and_refuse_bad_networks() {
     let mut e = Engine::start();
     e.send("uci");
     let decl = e.until("uciok");
-    assert!(decl.iter().any(|l| l.starts_with("option name Eval type combo") && l.contains("var hce") && l.contains("var nnue")));
+    assert!(decl
+        .iter()
+        .any(|l| l.starts_with("option name Eval type combo") && l.contains("var hce") && l.contains("var nnue")));
     assert!(decl.iter().any(|l| l.starts_with("option name EvalFile type string")));
     // A file that is not a network, and a truncated network: refused, engine keeps going.
     let bad = std::env::temp_dir().join(format!("tetrad-bad-net-{}", std::process::id()));
@@ -492,7 +507,12 @@ fn syzygy_options_and_scores() {
     let mut e = Engine::start();
     e.send("uci");
     let decl = e.until("uciok");
-    for opt in ["SyzygyPath type string", "SyzygyProbeDepth type spin", "SyzygyProbeLimit type spin", "Syzygy50MoveRule type check"] {
+    for opt in [
+        "SyzygyPath type string",
+        "SyzygyProbeDepth type spin",
+        "SyzygyProbeLimit type spin",
+        "Syzygy50MoveRule type check",
+    ] {
         assert!(decl.iter().any(|l| l.contains(opt)), "{opt}");
     }
     e.send("setoption name SyzygyPath value /no/such/dir");

@@ -22,13 +22,13 @@ pub use hce::params::{Params, Term};
 pub use hce::score::{Score, S};
 pub use hce::trace::{Coeffs, Trace};
 
-use nnue::{Network, NnueCache};
 use hce::pawns::PawnTable;
-use hce::{endgame, eval};
-use std::sync::Arc;
-use tetrad_simd::{ccr_to_bitboards, Bitboards, Position};
 use hce::trace::{NoTrace, EVAL_LIMIT};
 use hce::weights::PARAMS;
+use hce::{endgame, eval};
+use nnue::{Network, NnueCache};
+use std::sync::Arc;
+use tetrad_simd::{ccr_to_bitboards, Bitboards, Position};
 
 /// Which evaluation the engine uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -124,7 +124,11 @@ impl Evaluator {
 
     /// A fresh evaluator with the given configuration.
     pub fn with_config(cfg: &EvalConfig) -> Evaluator {
-        Evaluator { pawns: PawnTable::new(), kind: cfg.kind, nnue: NnueCache::new(Arc::clone(&cfg.net), NNUE_CACHE_PLIES) }
+        Evaluator {
+            pawns: PawnTable::new(),
+            kind: cfg.kind,
+            nnue: NnueCache::new(Arc::clone(&cfg.net), NNUE_CACHE_PLIES),
+        }
     }
 
     /// Adopts a configuration (keeps the caches when nothing changes).

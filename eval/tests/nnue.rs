@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 use tetrad_eval::learn::dataset::{GameResult, Record};
-use tetrad_eval::nnue::{Arch, KingBuckets, Network};
 use tetrad_eval::learn::train::{self, Checkpoint, Data, Model, Scratch, TrainConfig};
+use tetrad_eval::nnue::{Arch, KingBuckets, Network};
 use tetrad_eval::{evaluate_nnue_uncached, EvalConfig, EvalKind, Evaluator};
 use tetrad_simd::{legal_moves, Position};
 
@@ -202,7 +202,13 @@ fn gradient_matches_finite_differences_of(arch: Arch) {
     let mut grad = Model::zeros(arch);
     m.backward(&s, &mut grad, &mut scratch);
     let f = s.feats[usize::from(s.black)][0] as usize;
-    let checks = [(0usize, f * h + 3), (1, 5), (2, s.bucket as usize * 2 * h + 7), (2, s.bucket as usize * 2 * h + h + 9), (3, s.bucket as usize)];
+    let checks = [
+        (0usize, f * h + 3),
+        (1, 5),
+        (2, s.bucket as usize * 2 * h + 7),
+        (2, s.bucket as usize * 2 * h + h + 9),
+        (3, s.bucket as usize),
+    ];
     for (part, i) in checks {
         let eps = 1e-3;
         let mut plus = m.clone();

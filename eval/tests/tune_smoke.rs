@@ -1,8 +1,8 @@
 //! Tuner smoke test on the 1000-position sample: the data loads, K is
 //! finite, the error falls over a few epochs, and a fixed seed repeats.
 
-use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
 use tetrad_eval::hce::weights::PARAMS;
+use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
 
 fn sample_text() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/texel_sample.epd");

@@ -4,16 +4,16 @@
 //! undone on the way back. Bitboards are made from the CCR at nodes that
 //! need them (SEE for move ordering and pruning; the evaluator makes its own).
 
-use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
-use crate::params::*;
-use crate::see::{capture_value, see_ge};
 use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
+use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
+use crate::params::*;
 use crate::prune::Singular;
+use crate::score::{INFINITY, MATE, MAX_PLY};
+use crate::see::{capture_value, see_ge};
 use crate::tb::{wdl_score, TB_WIN_IN_MAX};
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
 use crate::worker::Worker;
-use crate::score::{INFINITY, MATE, MAX_PLY};
 use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Position};
 
 /// The fifty-move rule draws, unless the last move gave mate.
@@ -124,7 +124,15 @@ impl Worker {
     }
 
     /// Fail-soft principal variation search.
-    pub(crate) fn negamax(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
+    pub(crate) fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv_len[ply] = ply;
@@ -172,7 +180,11 @@ impl Worker {
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && i32::from(pos.halfmove_clock()) < tt_cut_max_clock() && bound_allows(e.bound, s, alpha, beta) {
+            if !pv_node
+                && e.depth >= depth
+                && i32::from(pos.halfmove_clock()) < tt_cut_max_clock()
+                && bound_allows(e.bound, s, alpha, beta)
+            {
                 // A quiet table move that cuts here earns the history bonus of
                 // a searched cut-off (as in Stockfish); a move of a colliding
                 // entry only touches history cells.
@@ -191,7 +203,8 @@ impl Worker {
 
         // Tablebases: right after a capture or pawn move the WDL is exact.
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
-        if !root && !singular_node && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth {
+        if !root && !singular_node && pos.halfmove_clock() == 0 && pos.castling().0 == 0 && depth >= self.tb.probe_depth
+        {
             if let Some(t) = self.tb.usable(view.occ.count_ones()) {
                 if let Some(wdl) = t.probe_wdl(pos, &view.bb) {
                     self.tb_hits += 1;
@@ -255,7 +268,10 @@ impl Worker {
         // Improving: better than two plies up; when that node was in check
         // (no evaluation), than four plies up, as in Stockfish.
         let improving = !in_check
-            && match (ply.checked_sub(2).map(|p| self.stack[p].static_eval), ply.checked_sub(4).map(|p| self.stack[p].static_eval)) {
+            && match (
+                ply.checked_sub(2).map(|p| self.stack[p].static_eval),
+                ply.checked_sub(4).map(|p| self.stack[p].static_eval),
+            ) {
                 (Some(e2), _) if e2 != -INFINITY => static_eval > e2,
                 (_, Some(e4)) if e4 != -INFINITY => static_eval > e4,
                 (Some(_), _) => true,
@@ -271,7 +287,10 @@ impl Worker {
                 }
             }
             // Step 6. Reverse futility pruning.
-            if depth <= rfp_depth() && eval - rfp_margin() * (depth - i32::from(improving)) >= beta && eval < TB_WIN_IN_MAX {
+            if depth <= rfp_depth()
+                && eval - rfp_margin() * (depth - i32::from(improving)) >= beta
+                && eval < TB_WIN_IN_MAX
+            {
                 return eval;
             }
             // Step 7. Null-move pruning, not after a null move and not without pieces (zugzwang).
@@ -316,7 +335,9 @@ impl Worker {
             let pc_beta = beta + probcut_margin();
             if depth >= probcut_depth()
                 && beta.abs() < TB_WIN_IN_MAX
-                && !tt_entry.is_some_and(|e| e.depth >= depth - probcut_tt_depth_slack() && score_from_tt(e.score, ply) < pc_beta)
+                && !tt_entry.is_some_and(|e| {
+                    e.depth >= depth - probcut_tt_depth_slack() && score_from_tt(e.score, ply) < pc_beta
+                })
             {
                 if let Some(score) = self.probcut(pos, &view, depth, beta, raw_eval, tt_move, ply, cut_node) {
                     return score;
@@ -337,7 +358,11 @@ impl Worker {
         let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
         let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns));
         let prev = &keys.prev;
-        let counter = if prev[0].piece != 0 { self.hist.counter[prev[0].piece as usize][prev[0].to as usize] } else { Move::NULL };
+        let counter = if prev[0].piece != 0 {
+            self.hist.counter[prev[0].piece as usize][prev[0].to as usize]
+        } else {
+            Move::NULL
+        };
         let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
         let mut best_score = tb_floor;
@@ -353,7 +378,8 @@ impl Worker {
         let check_info = CheckInfo::new(&view);
 
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
+            else {
                 break;
             };
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
@@ -380,7 +406,10 @@ impl Worker {
                     if lmr_depth <= hp_depth() && history < -hp_margin() * depth {
                         continue;
                     }
-                    if !in_check && lmr_depth <= fp_depth() && static_eval + fp_base() + fp_margin() * lmr_depth <= alpha {
+                    if !in_check
+                        && lmr_depth <= fp_depth()
+                        && static_eval + fp_base() + fp_margin() * lmr_depth <= alpha
+                    {
                         continue;
                     }
                     if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_quiet_margin() * lmr_depth) {
@@ -498,7 +527,16 @@ impl Worker {
                     alpha = score;
                     if score >= beta {
                         self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
-                        self.on_cutoff(pos, ply, m, noisy, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures], &keys);
+                        self.on_cutoff(
+                            pos,
+                            ply,
+                            m,
+                            noisy,
+                            depth,
+                            &quiets_tried[..n_quiets],
+                            &captures_tried[..n_captures],
+                            &keys,
+                        );
                         break;
                     }
                 }
@@ -524,7 +562,13 @@ impl Worker {
             // No legal move: mate or stalemate. At the root with every move
             // excluded (MultiPV), report a non-result.
             if moves_seen == 0 {
-                return if root && !self.root_allowed.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+                return if root && !self.root_allowed.is_empty() {
+                    -INFINITY
+                } else if in_check {
+                    -MATE + ply as i32
+                } else {
+                    0
+                };
             }
             // Otherwise every move was pruned below a tablebase floor, which stands.
         }
@@ -543,7 +587,12 @@ impl Worker {
         };
         // A fail-low here means the opponent's quiet move into this node was
         // good for them: it earns continuation history (as in Stockfish).
-        if best_move.is_null() && !root && moves_searched > 0 && (pv_node || depth >= prior_bonus_min_depth()) && self.stack[ply - 1].moved_quiet {
+        if best_move.is_null()
+            && !root
+            && moves_searched > 0
+            && (pv_node || depth >= prior_bonus_min_depth())
+            && self.stack[ply - 1].moved_quiet
+        {
             let prev = self.prev_moves(ply - 1);
             let bonus = history_bonus(depth + i32::from(pv_node || cut_node));
             self.hist.reward_continuation(self.stack[ply - 1].moved, &prev, bonus);

@@ -4,13 +4,13 @@
 //! Positions: 20 openings after 8 moves (book_8moves_v3), 15 middlegames from
 //! Win At Chess and 15 endgames from the Eigenmann Endgame Test.
 
-use tetrad_eval::EvalConfig;
 use crate::limits::Limits;
-use crate::worker::{SearchJob, SearchShared, Worker};
 use crate::pool::Engine;
 use crate::tt::TranspositionTable;
+use crate::worker::{SearchJob, SearchShared, Worker};
 use std::sync::Arc;
 use std::time::Instant;
+use tetrad_eval::EvalConfig;
 use tetrad_simd::Position;
 
 /// Default bench depth.
@@ -139,7 +139,8 @@ pub fn run_bench_threads(
         engine.new_game();
         let t = Instant::now();
         let out = engine.search_sync(root, Vec::new(), Limits { depth: Some(depth), ..Default::default() }, false);
-        let line = BenchLine { index: i + 1, nodes: out.nodes, best: out.best.to_string(), secs: t.elapsed().as_secs_f64() };
+        let line =
+            BenchLine { index: i + 1, nodes: out.nodes, best: out.best.to_string(), secs: t.elapsed().as_secs_f64() };
         total += line.nodes;
         secs += line.secs;
         report(&line);

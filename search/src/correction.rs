@@ -44,9 +44,20 @@ impl CorrKeys {
             counts |= (bb.by_code[code].count_ones() as u64 & 15) << (4 * i);
         }
         // Odd multipliers keep each bitboard's bits apart before the mix.
-        const K: [u64; 5] = [0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB, 0xD6E8_FEB8_6659_FD93, 0xA076_1D64_78BD_642F];
+        const K: [u64; 5] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xBF58_476D_1CE4_E5B9,
+            0x94D0_49BB_1331_11EB,
+            0xD6E8_FEB8_6659_FD93,
+            0xA076_1D64_78BD_642F,
+        ];
         let non_pawn = |first: usize| mix((0..5).fold(0, |h, i| h ^ bb.by_code[first + i].wrapping_mul(K[i])));
-        CorrKeys { pawns: mix(wp ^ bp.rotate_left(29)), material: mix(counts), non_pawn: [non_pawn(2), non_pawn(10)], moves: None }
+        CorrKeys {
+            pawns: mix(wp ^ bp.rotate_left(29)),
+            material: mix(counts),
+            non_pawn: [non_pawn(2), non_pawn(10)],
+            moves: None,
+        }
     }
 
     /// The same keys with the moves two plies and one ply up (`[ply − 2, ply − 1]`).

@@ -145,7 +145,14 @@ impl History {
     }
 
     /// Rewards a quiet move that caused a cut-off and punishes the quiets tried before it.
-    pub fn update_quiets(&mut self, c: Color, best: (Move, PieceTo), tried: &[(Move, PieceTo)], keys: &QuietKeys, depth: i32) {
+    pub fn update_quiets(
+        &mut self,
+        c: Color,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        keys: &QuietKeys,
+        depth: i32,
+    ) {
         let bonus = history_bonus(depth);
         self.reward_quiet(c, best.0, best.1, keys, bonus);
         for &(m, pt) in tried {
@@ -170,7 +177,10 @@ impl History {
         for (i, p) in prev.iter().enumerate() {
             if p.piece != 0 {
                 let table = if i == 0 { &mut self.cont } else { &mut self.cont2 };
-                gravity(&mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63], bonus);
+                gravity(
+                    &mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63],
+                    bonus,
+                );
             }
         }
     }

@@ -3,11 +3,9 @@
 #![deny(missing_docs)]
 
 mod alphabeta;
+pub mod bench;
 pub mod correction;
 pub mod cycle;
-mod prune;
-mod qsearch;
-pub mod bench;
 pub mod history;
 mod hugepages;
 pub mod limits;
@@ -15,6 +13,8 @@ pub mod movepick;
 pub mod output;
 pub mod params;
 pub mod pool;
+mod prune;
+mod qsearch;
 pub mod score;
 pub mod see;
 pub mod skill;

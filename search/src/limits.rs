@@ -67,7 +67,9 @@ impl TimeManager {
         let inc = limits.inc[stm.index()];
         // Keep the overhead in reserve, and never plan with less than 1 ms.
         let left = time.saturating_sub(overhead_ms).max(1) as f64;
-        let mtg = limits.movestogo.map_or(f64::from(tm_moves_to_go()), |m| f64::from(m.clamp(1, tm_moves_to_go_max().max(1) as u32)) + 1.0);
+        let mtg = limits
+            .movestogo
+            .map_or(f64::from(tm_moves_to_go()), |m| f64::from(m.clamp(1, tm_moves_to_go_max().max(1) as u32)) + 1.0);
         let base = left / mtg + inc as f64 * pct(tm_inc_pct());
         let soft = (base * pct(tm_soft_pct())).min(left * pct(tm_soft_max_pct()));
         // The hard limit may borrow from later moves, but never more than a share of the clock.

@@ -3,7 +3,9 @@
 //! Quiet moves are generated only when the captures did not cut off.
 
 use crate::history::{History, PieceTo, QuietKeys};
-use crate::params::{capture_history_div, capture_queen_promo, capture_underpromo, capture_victim_mul, good_capture_min, mvv};
+use crate::params::{
+    capture_history_div, capture_queen_promo, capture_underpromo, capture_victim_mul, good_capture_min, mvv,
+};
 use crate::see::see_ge;
 use crate::tt::TranspositionTable;
 use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, Position};
@@ -56,7 +58,11 @@ pub struct PickBuffers {
 impl PickBuffers {
     /// Empty buffers on the heap.
     pub fn boxed() -> Box<PickBuffers> {
-        Box::new(PickBuffers { list: MoveList::new(), scores: [0; tetrad_simd::moves::MAX_MOVES], bad: MoveList::new() })
+        Box::new(PickBuffers {
+            list: MoveList::new(),
+            scores: [0; tetrad_simd::moves::MAX_MOVES],
+            bad: MoveList::new(),
+        })
     }
 }
 
@@ -126,7 +132,13 @@ impl MovePicker {
                 None => mvv(0) * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
             };
             let attacker = ctx.pos.piece_at(m.from()).map_or(0, |p| p.kind().index() as i32);
-            let promo = m.promo().map_or(0, |p| if p == tetrad_simd::PieceType::Queen { capture_queen_promo() } else { capture_underpromo() });
+            let promo = m.promo().map_or(0, |p| {
+                if p == tetrad_simd::PieceType::Queen {
+                    capture_queen_promo()
+                } else {
+                    capture_underpromo()
+                }
+            });
             let pt = piece_to(ctx.pos, m);
             let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
             let hist = ctx.hist.capture[pt.piece as usize][pt.to as usize][victim_kind] as i32;
@@ -195,7 +207,8 @@ impl MovePicker {
                     None => self.stage = Stage::GenQuiets,
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        let good = self.buf.scores[self.next - 1] > good_capture_min() && see_ge(ctx.pos, &ctx.view.bb, m, 0);
+                        let good =
+                            self.buf.scores[self.next - 1] > good_capture_min() && see_ge(ctx.pos, &ctx.view.bb, m, 0);
                         if good {
                             return Some(m);
                         }

@@ -254,7 +254,16 @@ impl Engine {
 
     /// Starts a search; returns at once. `on_done` runs when it ends.
     #[allow(clippy::too_many_arguments)]
-    pub fn go(&mut self, root: Position, history: Vec<u64>, mut limits: Limits, overhead_ms: u64, multipv: usize, print_info: bool, on_done: OnDone) {
+    pub fn go(
+        &mut self,
+        root: Position,
+        history: Vec<u64>,
+        mut limits: Limits,
+        overhead_ms: u64,
+        multipv: usize,
+        print_info: bool,
+        on_done: OnDone,
+    ) {
         let start = Instant::now();
         if let Some(cap) = self.skill.nodes() {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
@@ -265,7 +274,22 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(self.threads()));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared = Arc::clone(&shared);
-        let job = Arc::new(SearchJob { root, history, limits, start, overhead_ms, multipv, tt: Arc::clone(&self.tt), shared, print_info, eval: self.eval.clone(), chess960: self.chess960, tb: self.tb.clone(), show_wdl: self.show_wdl, skill: self.skill });
+        let job = Arc::new(SearchJob {
+            root,
+            history,
+            limits,
+            start,
+            overhead_ms,
+            multipv,
+            tt: Arc::clone(&self.tt),
+            shared,
+            print_info,
+            eval: self.eval.clone(),
+            chess960: self.chess960,
+            tb: self.tb.clone(),
+            show_wdl: self.show_wdl,
+            skill: self.skill,
+        });
         let (rtx, rrx) = unbounded();
         self.busy.set(true);
         let mut main = Some((rrx, on_done));
@@ -293,10 +317,24 @@ impl Engine {
     }
 
     /// Runs a search to completion on the pool and returns its outcome.
-    pub fn search_sync(&mut self, root: Position, history: Vec<u64>, limits: Limits, print_info: bool) -> SearchOutcome {
+    pub fn search_sync(
+        &mut self,
+        root: Position,
+        history: Vec<u64>,
+        limits: Limits,
+        print_info: bool,
+    ) -> SearchOutcome {
         let cell = Arc::new(Mutex::new(None));
         let out = Arc::clone(&cell);
-        self.go(root, history, limits, 0, 1, print_info, Box::new(move |o| *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(o)));
+        self.go(
+            root,
+            history,
+            limits,
+            0,
+            1,
+            print_info,
+            Box::new(move |o| *out.lock().unwrap_or_else(|e| e.into_inner()) = Some(o)),
+        );
         self.wait();
         let result = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
         result.unwrap_or(SearchOutcome { best: Move::NULL, ponder: None, score: 0, depth: 0, nodes: 0, tb_hits: 0 })
@@ -363,7 +401,13 @@ fn search_guarded(worker: &mut Worker, job: &SearchJob) -> ThreadResult {
 }
 
 /// Main thread's end of search: honour infinite/ponder, stop helpers, vote, report.
-fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResult>, stop_requested: &AtomicBool, on_done: OnDone) {
+fn finish_main(
+    job: &SearchJob,
+    own: ThreadResult,
+    helpers: &Receiver<ThreadResult>,
+    stop_requested: &AtomicBool,
+    on_done: OnDone,
+) {
     let shared = &job.shared;
     // In `go infinite` and `go ponder` the answer waits for `stop` or `ponderhit`.
     while (job.limits.infinite || shared.pondering.load(Ordering::SeqCst)) && !stop_requested.load(Ordering::SeqCst) {
@@ -382,7 +426,8 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
         let seed = job.start.elapsed().as_nanos() as u64 ^ job.root.key();
         if let Some(m) = job.skill.pick(&results[0].lines, seed) {
             if m != chosen.best {
-                chosen = ThreadResult { best: m, score: chosen.score, depth: chosen.depth, pv: vec![m], lines: Vec::new() };
+                chosen =
+                    ThreadResult { best: m, score: chosen.score, depth: chosen.depth, pv: vec![m], lines: Vec::new() };
             }
         }
     }
@@ -392,7 +437,16 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
         let pv = crate::worker::pv_for(chosen.best, &chosen.pv);
         let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
         let depth = chosen.depth.max(1);
-        crate::output::emit(&crate::worker::info_line(job, depth, depth as usize, 1, chosen.score, &pv, shared.total_nodes(), tb_hits));
+        crate::output::emit(&crate::worker::info_line(
+            job,
+            depth,
+            depth as usize,
+            1,
+            chosen.score,
+            &pv,
+            shared.total_nodes(),
+            tb_hits,
+        ));
     }
     let best = chosen.best;
     let mut ponder = chosen.pv.get(1).copied();
@@ -401,7 +455,8 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
         ponder = job.tt.probe(child.key()).map(|e| e.mv).filter(|&m| is_legal(&child, m));
     }
     let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
-    let outcome = SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes(), tb_hits };
+    let outcome =
+        SearchOutcome { best, ponder, score: chosen.score, depth: chosen.depth, nodes: shared.total_nodes(), tb_hits };
     on_done(outcome);
 }
 
@@ -410,20 +465,23 @@ fn finish_main(job: &SearchJob, own: ThreadResult, helpers: &Receiver<ThreadResu
 fn vote(results: &[ThreadResult]) -> ThreadResult {
     // Threads stopped before finishing an iteration have not searched their move: they don't vote.
     let searched = results.iter().any(|r| r.depth > 0 && !r.best.is_null());
-    let valid: Vec<&ThreadResult> = results.iter().filter(|r| !r.best.is_null() && (r.depth > 0 || !searched)).collect();
+    let valid: Vec<&ThreadResult> =
+        results.iter().filter(|r| !r.best.is_null() && (r.depth > 0 || !searched)).collect();
     if valid.len() <= 1 {
         return valid.first().map_or_else(|| results[0].clone(), |r| (*r).clone());
     }
     let min = valid.iter().map(|r| r.score).min().unwrap_or(0);
     let mut votes: HashMap<u16, i64> = HashMap::new();
     for r in &valid {
-        *votes.entry(r.best.raw()).or_default() += (r.score - min + crate::params::smp_vote_base()) as i64 * r.depth.max(1) as i64;
+        *votes.entry(r.best.raw()).or_default() +=
+            (r.score - min + crate::params::smp_vote_base()) as i64 * r.depth.max(1) as i64;
     }
     let mut best = valid[0];
     for r in &valid[1..] {
         let (vb, vr) = (votes[&best.best.raw()], votes[&r.best.raw()]);
         // A proven mate wins outright; otherwise the most-voted move, deeper result first.
-        if r.score >= crate::score::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth) {
+        if r.score >= crate::score::MATE_IN_MAX && r.score > best.score || vr > vb || (vr == vb && r.depth > best.depth)
+        {
             best = r;
         }
     }

@@ -3,11 +3,11 @@
 //! singular-extension test (is the table's move much better than every
 //! other?).
 
-use crate::tt::score_to_tt;
 use crate::movepick::{MovePicker, PickBuffers, PickContext};
 use crate::params::*;
 use crate::see::see_ge;
 use crate::tb::TB_WIN_IN_MAX;
+use crate::tt::score_to_tt;
 use crate::tt::{Bound, TtEntry};
 use crate::worker::Worker;
 use tetrad_simd::{Move, NodeView, Position};
@@ -43,7 +43,9 @@ impl Worker {
         let keys = crate::history::QuietKeys::default();
         let mut result = None;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) else { break };
+            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
+                break;
+            };
             if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
                 continue;
             }

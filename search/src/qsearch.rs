@@ -48,7 +48,9 @@ impl Worker {
             (raw_eval, static_eval) = (-INFINITY, -INFINITY);
             best_score = -INFINITY;
         } else {
-            raw_eval = tt_entry.and_then(|e| e.static_eval()).unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
+            raw_eval = tt_entry
+                .and_then(|e| e.static_eval())
+                .unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
             let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after(self.last_two_moves(ply)));
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
@@ -63,7 +65,8 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut moves = 0;
         loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
+            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
+            else {
                 break;
             };
             moves += 1;

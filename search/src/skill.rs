@@ -122,7 +122,8 @@ mod tests {
         let lines = [(m(1), 50), (m(2), 20), (m(3), -300)];
         assert_eq!(Skill::default().pick(&lines, 7), Some(m(1)));
         let weak = Skill { level: 0 };
-        let picks: std::collections::HashSet<u16> = (0..200).filter_map(|s| weak.pick(&lines, s)).map(|m| m.raw()).collect();
+        let picks: std::collections::HashSet<u16> =
+            (0..200).filter_map(|s| weak.pick(&lines, s)).map(|m| m.raw()).collect();
         assert!(picks.contains(&1) && picks.contains(&2), "{picks:?}");
     }
 }

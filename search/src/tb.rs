@@ -73,7 +73,12 @@ pub struct TbConfig {
 
 impl Default for TbConfig {
     fn default() -> Self {
-        TbConfig { tables: None, probe_depth: DEFAULT_PROBE_DEPTH, probe_limit: DEFAULT_PROBE_LIMIT, rule50: DEFAULT_RULE50 }
+        TbConfig {
+            tables: None,
+            probe_depth: DEFAULT_PROBE_DEPTH,
+            probe_limit: DEFAULT_PROBE_LIMIT,
+            rule50: DEFAULT_RULE50,
+        }
     }
 }
 
@@ -136,7 +141,9 @@ impl Tablebases {
             let name = material.to_string();
             let new = self.missing.lock().map(|mut m| m.insert(name.clone())).unwrap_or(false);
             if new {
-                crate::output::emit(&format!("info string error: Syzygy table {name} is missing; searching without it"));
+                crate::output::emit(&format!(
+                    "info string error: Syzygy table {name} is missing; searching without it"
+                ));
             }
         }
     }
@@ -163,7 +170,9 @@ impl Tablebases {
         let mut probes = 0;
         for &m in moves {
             let child = root.make_move(m);
-            let Some(chess) = to_chess(&child, &tetrad_simd::ccr_to_bitboards(child.ccr())) else { return (None, probes) };
+            let Some(chess) = to_chess(&child, &tetrad_simd::ccr_to_bitboards(child.ccr())) else {
+                return (None, probes);
+            };
             // (rank: larger is better; plies to the outcome, from the root)
             let rank = if chess.is_checkmate() {
                 (4, 1)

@@ -117,7 +117,10 @@ pub struct TranspositionTable {
 /// Half of physical memory in MiB where the OS tells us (Linux), else no cap.
 pub fn max_table_mb() -> usize {
     let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
-        t.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse::<usize>().ok())
+        t.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<usize>().ok())
     });
     total_kb.map_or(usize::MAX, |kb| (kb / 1024 / 2).max(1))
 }
@@ -273,7 +276,8 @@ impl TranspositionTable {
                 // be refreshed); a fresh exact result always replaces.
                 if data != 0 && bound != Bound::Exact && old.depth > depth + crate::params::tt_keep_depth_margin() {
                     if !mv.is_null() && mv != old.mv {
-                        let kept = pack(mv, old.score, old.eval, old.depth, old.bound, old.pv || pv, data_generation(data));
+                        let kept =
+                            pack(mv, old.score, old.eval, old.depth, old.bound, old.pv || pv, data_generation(data));
                         slot[0].store(key ^ kept, Ordering::Relaxed);
                         slot[1].store(kept, Ordering::Relaxed);
                     }
@@ -363,7 +367,15 @@ mod tests {
                     for round in 0..20_000usize {
                         let k = keys[(round * 7 + t * 13) % keys.len()];
                         let tag = (k as u16) | 1;
-                        tt.store(k, Move::from_raw(tag), (k % 1000) as i32, (k % 777) as i32, (k % 50) as i32, Bound::Exact, false);
+                        tt.store(
+                            k,
+                            Move::from_raw(tag),
+                            (k % 1000) as i32,
+                            (k % 777) as i32,
+                            (k % 50) as i32,
+                            Bound::Exact,
+                            false,
+                        );
                         let probe = keys[(round * 11 + t) % keys.len()];
                         if let Some(e) = tt.probe(probe) {
                             if e.mv.raw() != ((probe as u16) | 1) || e.score != (probe % 1000) as i32 {

@@ -3,10 +3,10 @@
 
 use crate::history::{History, PieceTo};
 use crate::limits::{Limits, TimeManager};
-use crate::params::*;
-use crate::tt::TranspositionTable;
 use crate::output::{emit, format_score, pv_text};
+use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
+use crate::tt::TranspositionTable;
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -107,7 +107,8 @@ impl RootMoves {
     fn new(job: &SearchJob) -> RootMoves {
         let legal = legal_moves(&job.root);
         let searchmoves = &job.limits.searchmoves;
-        let mut moves: Vec<Move> = legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
+        let mut moves: Vec<Move> =
+            legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
         if moves.is_empty() {
             moves = legal.iter().copied().collect();
         }
@@ -364,7 +365,8 @@ impl Worker {
         self.chess960 = job.chess960;
         self.start = job.start;
         self.pondering = self.id == 0 && job.limits.ponder;
-        self.time = (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
+        self.time =
+            (self.id == 0).then(|| TimeManager::new(&job.limits, job.root.side_to_move(), job.overhead_ms, job.start));
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.root_nodes.clear();
@@ -399,7 +401,8 @@ impl Worker {
         let mut prev_score = 0;
         let mut stability = 0;
         let mut last_best = Move::NULL;
-        let game_ply = 2 * (root.fullmove_number() as i32 - 1) + i32::from(root.side_to_move() == tetrad_simd::Color::Black);
+        let game_ply =
+            2 * (root.fullmove_number() as i32 - 1) + i32::from(root.side_to_move() == tetrad_simd::Color::Black);
         for depth in 1..=max_depth {
             // Helpers skip iterations in blocks, each thread on its own phase,
             // so that threads 3..N do not repeat threads 1 and 2.
@@ -413,7 +416,12 @@ impl Worker {
                 let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
                 if self.stopped {
                     // Keep a better move found by a partial iteration's completed root moves.
-                    if lines.is_empty() && depth > 1 && !self.root_best.is_null() && self.root_best != result.best && self.root_best_score > result.score {
+                    if lines.is_empty()
+                        && depth > 1
+                        && !self.root_best.is_null()
+                        && self.root_best != result.best
+                        && self.root_best_score > result.score
+                    {
                         result.best = self.root_best;
                         result.score = self.root_best_score;
                         result.pv = pv_for(self.root_best, &self.pv[0][..self.pv_len[0]]);
@@ -425,7 +433,13 @@ impl Worker {
                     break;
                 }
                 let pv = self.pv[0][..self.pv_len[0]].to_vec();
-                let line = ThreadResult { best: pv.first().copied().unwrap_or(self.root_best), score, depth, pv, lines: Vec::new() };
+                let line = ThreadResult {
+                    best: pv.first().copied().unwrap_or(self.root_best),
+                    score,
+                    depth,
+                    pv,
+                    lines: Vec::new(),
+                };
                 self.root_excluded.push(line.best);
                 lines.push(line);
             }
@@ -467,12 +481,18 @@ impl Worker {
             let total: u64 = self.root_nodes.values().sum();
             let best_share = self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total.max(1) as f64);
             let node_factor = if total > 0 { (pct(tm_node_base()) - best_share) * pct(tm_node_mul()) } else { 1.0 };
-            let scale = (pct(tm_stability_base()) - pct(tm_stability_step()) * f64::from(stability)) * (1.0 + drop / f64::from(tm_drop_div())) * node_factor;
+            let scale = (pct(tm_stability_base()) - pct(tm_stability_step()) * f64::from(stability))
+                * (1.0 + drop / f64::from(tm_drop_div()))
+                * node_factor;
             let pondering = self.still_pondering();
             if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
                 break;
             }
-            if self.root_allowed.len() == 1 && self.time.is_some_and(|t| t.soft.is_some()) && !pondering && depth >= tm_single_move_depth() {
+            if self.root_allowed.len() == 1
+                && self.time.is_some_and(|t| t.soft.is_some())
+                && !pondering
+                && depth >= tm_single_move_depth()
+            {
                 break;
             }
         }
@@ -499,7 +519,10 @@ impl Worker {
     /// fastest move the search spent most on is played, so that a win the
     /// search only evaluates still converts under the fifty-move rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
-        if self.root_tb_fastest.is_empty() || line.score >= crate::tb::TB_WIN_IN_MAX || self.root_tb_fastest.contains(&line.best) {
+        if self.root_tb_fastest.is_empty()
+            || line.score >= crate::tb::TB_WIN_IN_MAX
+            || self.root_tb_fastest.contains(&line.best)
+        {
             return;
         }
         let nodes = |m: &Move| self.root_nodes.get(&m.raw()).copied().unwrap_or(0);
@@ -592,7 +615,16 @@ pub(crate) fn pv_for(best: Move, pv: &[Move]) -> Vec<Move> {
 
 /// One `info … pv …` line of a search's result.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn info_line(job: &SearchJob, depth: i32, seldepth: usize, multipv: usize, score: i32, pv: &[Move], nodes: u64, tbhits: u64) -> String {
+pub(crate) fn info_line(
+    job: &SearchJob,
+    depth: i32,
+    seldepth: usize,
+    multipv: usize,
+    score: i32,
+    pv: &[Move],
+    nodes: u64,
+    tbhits: u64,
+) -> String {
     let ms = job.start.elapsed().as_millis().max(1) as u64;
     let nps = nodes * 1000 / ms;
     let hashfull = job.tt.hashfull();

@@ -105,7 +105,8 @@ fn check_material(ccr: &Ccr) -> Result<[Square; 2], FenError> {
         if pawns & back_ranks != 0 {
             return Err(FenError::PawnOnBackRank(Square::new((pawns & back_ranks).trailing_zeros() as u8)));
         }
-        let count: u32 = PieceType::ALL.iter().map(|&k| ccr.squares_with(Piece::new(color, k).code()).count_ones()).sum();
+        let count: u32 =
+            PieceType::ALL.iter().map(|&k| ccr.squares_with(Piece::new(color, k).code()).count_ones()).sum();
         if count > 16 || pawns.count_ones() > 8 {
             return Err(FenError::TooManyPieces(color));
         }
@@ -202,7 +203,11 @@ fn castling_text(c: CastleRights, rooks: [Square; 4], ccr: &Ccr) -> String {
         let shadowed = outer.into_iter().any(|f| ccr.code(Square::from_coords(f, rook_sq.rank())) == rook);
         s.push(if shadowed {
             let f = (b'a' + rook_sq.file()) as char;
-            if color == Color::White { f.to_ascii_uppercase() } else { f }
+            if color == Color::White {
+                f.to_ascii_uppercase()
+            } else {
+                f
+            }
         } else {
             letter
         });
@@ -372,7 +377,10 @@ mod tests {
     fn chess960_castling_fields() {
         // Shredder-FEN file letters name the rooks; X-FEN writes K/Q where the rook is outermost.
         let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
-        assert_eq!(p.castle_rooks(), [Square::H1, Square::parse("f1").unwrap(), Square::H8, Square::parse("f8").unwrap()]);
+        assert_eq!(
+            p.castle_rooks(),
+            [Square::H1, Square::parse("f1").unwrap(), Square::H8, Square::parse("f8").unwrap()]
+        );
         assert_eq!(p.to_fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
         assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
         // An inner rook needs its file letter (another rook stands further out).
@@ -380,7 +388,12 @@ mod tests {
         assert_eq!(p.castle_rook(CastleRights::WQ), Square::parse("c1").unwrap());
         assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/R1R1K3 w C - 0 1");
         // Letters must name a rook of that side on its back rank.
-        for bad in ["4k3/8/8/8/8/8/8/R3K3 w B - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Ah - 0 1", "4k3/8/8/8/8/8/8/R3K3 w E - 0 1", "4k3/8/8/8/8/8/8/R3K3 w AQ - 0 1"] {
+        for bad in [
+            "4k3/8/8/8/8/8/8/R3K3 w B - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w Ah - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w E - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w AQ - 0 1",
+        ] {
             assert!(Position::from_fen(bad).is_err(), "accepted {bad}");
         }
     }

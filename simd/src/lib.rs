@@ -29,7 +29,10 @@ pub use bitboards::Bitboards;
 pub use ccr::Ccr;
 pub use convert::{bitboards_to_ccr, ccr_to_bitboards};
 pub use fen::FenError;
-pub use movegen::{count_moves, generate, generate_in, in_check, is_legal, is_legal_in, king_info, legal_moves, parse_uci_move, GenType};
+pub use movegen::{
+    count_moves, generate, generate_in, in_check, is_legal, is_legal_in, king_info, legal_moves, parse_uci_move,
+    GenType,
+};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, STARTPOS_FEN};
 pub use san::{move_to_san, parse_san, SanError};

@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the truth test for move generators.
 
-use crate::moves::{Move, MoveList};
 use crate::movegen::{ccr, GenType};
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use rayon::prelude::*;
 
@@ -61,7 +61,12 @@ pub fn perft<G: Generator>(gen: &G, pos: &Position, depth: u32) -> u64 {
 }
 
 /// [`perft`] that gives up (returning `None`) soon after `stop` is set.
-pub fn perft_until<G: Generator>(gen: &G, pos: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+pub fn perft_until<G: Generator>(
+    gen: &G,
+    pos: &Position,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
     if depth <= 2 {
         return Some(perft(gen, pos, depth));
     }

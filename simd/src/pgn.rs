@@ -375,7 +375,11 @@ pub fn parse_game(text: &str) -> Result<PgnGame, PgnError> {
                     break;
                 }
                 let Some(san) = move_of_symbol(s) else { continue };
-                let mv = parse_san(&pos, san).map_err(|error| PgnError::Move { ply: game.moves.len() + 1, san: clip(san), error })?;
+                let mv = parse_san(&pos, san).map_err(|error| PgnError::Move {
+                    ply: game.moves.len() + 1,
+                    san: clip(san),
+                    error,
+                })?;
                 pos = pos.make_move(mv);
                 game.moves.push(PgnMove { mv, comment: String::new() });
             }
@@ -464,8 +468,22 @@ O-O {+1.00/1} Kd7 {-1.00/1} 1/2-1/2
     #[test]
     fn random_bytes_never_panic() {
         let pieces: [&[u8]; 16] = [
-            b"[Event \"x\"]\n", b"[Result \"1-0\"]\n", b"1. ", b"e4 ", b"e5 ", b"Nf3 ", b"{+0.3/1}", b"{", b"}", b"(", b")",
-            b"1-0", b"\n", b"O-O ", b"\xff\xfe", b";c\n",
+            b"[Event \"x\"]\n",
+            b"[Result \"1-0\"]\n",
+            b"1. ",
+            b"e4 ",
+            b"e5 ",
+            b"Nf3 ",
+            b"{+0.3/1}",
+            b"{",
+            b"}",
+            b"(",
+            b")",
+            b"1-0",
+            b"\n",
+            b"O-O ",
+            b"\xff\xfe",
+            b";c\n",
         ];
         let mut rng = 7u64;
         let mut next = || {

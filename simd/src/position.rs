@@ -263,7 +263,8 @@ impl Position {
         let captured = self.ccr.code(to) as usize;
         let z = &ZOBRIST;
         // Row 0 (empty square) of the piece keys is zero: no branch for captures.
-        let mut key = self.key ^ z.side ^ z.piece[code][from.index()] ^ z.piece[code][to.index()] ^ z.piece[captured][to.index()];
+        let mut key =
+            self.key ^ z.side ^ z.piece[code][from.index()] ^ z.piece[code][to.index()] ^ z.piece[captured][to.index()];
         if let Some(e) = self.ep {
             key ^= z.ep[e.file() as usize];
         }

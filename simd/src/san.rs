@@ -354,7 +354,8 @@ mod tests {
         for _ in 0..20_000 {
             rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let len = (rng >> 60) as usize;
-            let bytes: Vec<u8> = (0..len).map(|i| alphabet[((rng >> (i * 4 % 56)) as usize) % alphabet.len()]).collect();
+            let bytes: Vec<u8> =
+                (0..len).map(|i| alphabet[((rng >> (i * 4 % 56)) as usize) % alphabet.len()]).collect();
             let _ = parse_san(&p, &String::from_utf8_lossy(&bytes));
         }
     }

@@ -61,14 +61,8 @@ pub enum PieceType {
 
 impl PieceType {
     /// All six kinds, pawn first.
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-        PieceType::King,
-    ];
+    pub const ALL: [PieceType; 6] =
+        [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
 
     /// Zero-based index: pawn 0 .. king 5.
     #[inline(always)]

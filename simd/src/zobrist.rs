@@ -94,8 +94,7 @@ pub fn zobrist_from_scratch(ccr: &Ccr, stm: Color, castling: u8, ep: Option<Squa
 }
 
 /// Odd multipliers and prime rotations, one per 64-bit lane of the CCR.
-const LANE_MUL: [u64; 4] =
-    [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0xD6E8_FEB8_6659_FD93];
+const LANE_MUL: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0xD6E8_FEB8_6659_FD93];
 const LANE_ROT: [u32; 4] = [13, 29, 41, 53];
 
 #[inline(always)]

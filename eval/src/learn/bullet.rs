@@ -53,7 +53,8 @@ mod tests {
             ("8/8/4k3/8/8/4K3/8/7R b - - 12 60", 900, GameResult::BlackWin),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0, GameResult::WhiteWin),
         ];
-        let records: Vec<Record> = cases.iter().map(|(f, s, r)| Record::new(&Position::from_fen(f).unwrap(), *s, *r)).collect();
+        let records: Vec<Record> =
+            cases.iter().map(|(f, s, r)| Record::new(&Position::from_fen(f).unwrap(), *s, *r)).collect();
         let path = std::env::temp_dir().join(format!("tetrad-bullet-{}.data", std::process::id()));
         let mut file = std::fs::File::create(&path).unwrap();
         assert_eq!(write_bullet(&mut file, &records).unwrap(), 4);

@@ -156,7 +156,13 @@ mod tests {
                 let material = (next() * 78.0) as u32;
                 let [w, d, _] = truth.probabilities(score, material);
                 let u = next();
-                let outcome = if u < w { 2 } else if u < w + d { 1 } else { 0 };
+                let outcome = if u < w {
+                    2
+                } else if u < w + d {
+                    1
+                } else {
+                    0
+                };
                 Observation { score, material, outcome }
             })
             .collect();

@@ -37,7 +37,8 @@ impl KingBuckets {
     /// Four buckets, mirrored: on the first rank the corners (a, b: a castled
     /// king) apart from the centre (c, d: the king at home or castled long),
     /// the second rank, and everything further up.
-    pub const FOUR: KingBuckets = KingBuckets::from_ranks([[0, 0, 1, 1], [2, 2, 2, 2], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4]]);
+    pub const FOUR: KingBuckets =
+        KingBuckets::from_ranks([[0, 0, 1, 1], [2, 2, 2, 2], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4]]);
 
     /// A mirrored layout from the buckets of files a–d, rank by rank (rank 1 first).
     pub const fn from_ranks(ranks: [[u8; 4]; 8]) -> KingBuckets {
@@ -65,9 +66,15 @@ impl KingBuckets {
             "4" => return Ok(KingBuckets::FOUR),
             _ => {}
         }
-        let digits: Vec<u8> = s.chars().filter(|c| !c.is_whitespace() && *c != ',').map(|c| c.to_digit(32).map_or(255, |d| d as u8)).collect();
+        let digits: Vec<u8> = s
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != ',')
+            .map(|c| c.to_digit(32).map_or(255, |d| d as u8))
+            .collect();
         if digits.len() != 32 || digits.iter().any(|&d| d as usize >= MAX_KING_BUCKETS) {
-            return Err(format!("king buckets: expected none, 4, or 32 bucket digits (files a-d, rank 1 first), got '{s}'"));
+            return Err(format!(
+                "king buckets: expected none, 4, or 32 bucket digits (files a-d, rank 1 first), got '{s}'"
+            ));
         }
         let mut ranks = [[0u8; 4]; 8];
         for (i, d) in digits.into_iter().enumerate() {
@@ -114,7 +121,11 @@ impl Arch {
     /// Short description: `768x4->512`.
     pub fn describe(&self) -> String {
         let kb = self.kings.count();
-        let kb = if kb > 1 || self.kings.mirror { format!("x{kb}{}", if self.kings.mirror { "m" } else { "" }) } else { String::new() };
+        let kb = if kb > 1 || self.kings.mirror {
+            format!("x{kb}{}", if self.kings.mirror { "m" } else { "" })
+        } else {
+            String::new()
+        };
         format!("{INPUTS}{kb}->{}", self.hidden)
     }
 
@@ -125,7 +136,12 @@ impl Arch {
         let k = king_sq ^ flip;
         let mirror = if self.kings.mirror && k % 8 >= 4 { 7 } else { 0 };
         let bucket = self.kings.map[k ^ mirror] as usize;
-        PerspectiveView { perspective, base: bucket * INPUTS, squares: flip ^ mirror, key: (bucket * 2 + usize::from(mirror != 0)) as u16 }
+        PerspectiveView {
+            perspective,
+            base: bucket * INPUTS,
+            squares: flip ^ mirror,
+            key: (bucket * 2 + usize::from(mirror != 0)) as u16,
+        }
     }
 
     /// Both perspectives' views of a position.
@@ -207,7 +223,10 @@ mod tests {
         assert_eq!(g1.feature(Color::White, PieceType::Pawn, 15), PieceType::Pawn.index() * 64 + 8);
         // Black's king on g8 reads like White's on g1.
         assert_eq!(a.view(Color::Black, 62).key, g1.key);
-        assert_eq!(a.view(Color::Black, 62).feature(Color::Black, PieceType::Pawn, 55), g1.feature(Color::White, PieceType::Pawn, 15));
+        assert_eq!(
+            a.view(Color::Black, 62).feature(Color::Black, PieceType::Pawn, 55),
+            g1.feature(Color::White, PieceType::Pawn, 15)
+        );
         assert_eq!(a.view(Color::White, 4).key >> 1, 1);
         assert_eq!(a.view(Color::White, 12).key >> 1, 2);
         assert_eq!(a.view(Color::White, 60).key >> 1, 3);

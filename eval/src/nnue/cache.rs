@@ -83,7 +83,15 @@ enum Base {
 impl NnueCache {
     /// A cache with `plies` slots over `net`.
     pub fn new(net: Arc<Network>, plies: usize) -> NnueCache {
-        let mut c = NnueCache { net, slots: Vec::new(), accs: AlignedI16::default(), entries: Vec::new(), entry_accs: AlignedI16::default(), keys: 0, stats: CacheStats::default() };
+        let mut c = NnueCache {
+            net,
+            slots: Vec::new(),
+            accs: AlignedI16::default(),
+            entries: Vec::new(),
+            entry_accs: AlignedI16::default(),
+            keys: 0,
+            stats: CacheStats::default(),
+        };
         c.slots = vec![Slot { pieces: [0; 12], keys: [0; 2], valid: false }; plies.max(1)];
         c.clear();
         c
@@ -231,7 +239,12 @@ struct Rows<const N: usize, const CAP: usize> {
 /// The rows (offsets into `w1`) to add and to subtract, for each of `views`,
 /// to go from the pieces `old` to `now`.
 #[inline(always)]
-fn rows<const N: usize, const CAP: usize>(old: &[u64; 12], now: &[u64; 12], views: [&PerspectiveView; N], h: usize) -> (Rows<N, CAP>, Rows<N, CAP>) {
+fn rows<const N: usize, const CAP: usize>(
+    old: &[u64; 12],
+    now: &[u64; 12],
+    views: [&PerspectiveView; N],
+    h: usize,
+) -> (Rows<N, CAP>, Rows<N, CAP>) {
     let mut adds = Rows { rows: [[0; CAP]; N], n: 0 };
     let mut subs = Rows { rows: [[0; CAP]; N], n: 0 };
     for (i, &code) in PIECE_CODES.iter().enumerate() {

@@ -76,7 +76,13 @@ pub struct Network {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({}x2->1, {BUCKETS} buckets, scale {}, search {}%)", self.arch.describe(), self.scale, self.search_pct)
+        write!(
+            f,
+            "Network({}x2->1, {BUCKETS} buckets, scale {}, search {}%)",
+            self.arch.describe(),
+            self.scale,
+            self.search_pct
+        )
     }
 }
 
@@ -170,7 +176,9 @@ fn read_header_v2(r: &mut Reader) -> Result<Header, NetError> {
     let map: [u8; 64] = r.take();
     let text: [u8; 64] = r.take();
     if inputs as usize != INPUTS || buckets as usize != BUCKETS {
-        return Err(NetError::Shape(format!("{inputs} inputs and {buckets} output buckets; this build takes {INPUTS} and {BUCKETS}")));
+        return Err(NetError::Shape(format!(
+            "{inputs} inputs and {buckets} output buckets; this build takes {INPUTS} and {BUCKETS}"
+        )));
     }
     if (qa, qb) != (QA as u32, QB as u32) {
         return Err(NetError::Shape(format!("quantisation {qa}/{qb}; this build takes {QA}/{QB}")));
@@ -202,9 +210,17 @@ impl Network {
             let dims = [r.u32(), r.u32(), r.u32()];
             r.u32();
             if dims != [INPUTS as u32, 256, BUCKETS as u32] {
-                return Err(NetError::Shape(format!("version 1 network {}->{}x2 with {} buckets", dims[0], dims[1], dims[2])));
+                return Err(NetError::Shape(format!(
+                    "version 1 network {}->{}x2 with {} buckets",
+                    dims[0], dims[1], dims[2]
+                )));
             }
-            let header = Header { arch: Arch::PLAIN_256, scale: DEFAULT_SCALE, search_pct: V1_SEARCH_PCT, description: "version 1 file".into() };
+            let header = Header {
+                arch: Arch::PLAIN_256,
+                scale: DEFAULT_SCALE,
+                search_pct: V1_SEARCH_PCT,
+                description: "version 1 file".into(),
+            };
             (header, HEADER_V1)
         } else {
             return Err(NetError::BadMagic);
@@ -241,7 +257,9 @@ impl Network {
         }
         for (i, (&b, &m)) in self.b1.iter().zip(&largest).enumerate() {
             if i64::from(b).abs() + MAX_PIECES * m > i64::from(i16::MAX) {
-                return Err(NetError::Range(format!("first-layer neuron {i}: bias {b} plus {MAX_PIECES} weights of up to {m} can leave i16")));
+                return Err(NetError::Range(format!(
+                    "first-layer neuron {i}: bias {b} plus {MAX_PIECES} weights of up to {m} can leave i16"
+                )));
             }
         }
         if let Some(&w) = self.w2.iter().find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16) {
@@ -251,7 +269,9 @@ impl Network {
         for (b, ws) in self.w2.chunks_exact(2 * h).enumerate() {
             let sum: i64 = ws.iter().map(|&w| i64::from(w).abs() * top).sum();
             if sum > i64::from(i32::MAX) {
-                return Err(NetError::Range(format!("output bucket {b}: its weights can carry the dot product past i32 ({sum})")));
+                return Err(NetError::Range(format!(
+                    "output bucket {b}: its weights can carry the dot product past i32 ({sum})"
+                )));
             }
         }
         Ok(())
@@ -269,7 +289,8 @@ impl Network {
         let a = &self.arch;
         let mut out = Vec::with_capacity(file_size(a));
         out.extend_from_slice(MAGIC);
-        let fields = [INPUTS, a.hidden, BUCKETS, a.kings.count(), usize::from(a.kings.mirror), QA as usize, QB as usize];
+        let fields =
+            [INPUTS, a.hidden, BUCKETS, a.kings.count(), usize::from(a.kings.mirror), QA as usize, QB as usize];
         for d in fields.into_iter().chain([self.scale.max(0) as usize, self.search_pct.max(0) as usize]) {
             out.extend_from_slice(&(d as u32).to_le_bytes());
         }

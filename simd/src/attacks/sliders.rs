@@ -145,7 +145,8 @@ impl Sliders {
     /// Builds the tables for one indexing method.
     pub fn build(method: SliderIndex) -> Sliders {
         let pext = method == SliderIndex::Pext && pext_compiled();
-        let mut s = Sliders { attacks: Box::default(), rook: [Entry::default(); 64], bishop: [Entry::default(); 64], pext };
+        let mut s =
+            Sliders { attacks: Box::default(), rook: [Entry::default(); 64], bishop: [Entry::default(); 64], pext };
         let mut table = vec![0u64; TABLE_SIZE];
         let mut offset = 0usize;
         let mut subsets = Vec::with_capacity(4096);
@@ -339,8 +340,9 @@ mod tests {
                 }
             }
         }
-        let size: usize =
-            Square::all().map(|sq| (1usize << rook_mask(sq).count_ones()) + (1usize << bishop_mask(sq).count_ones())).sum();
+        let size: usize = Square::all()
+            .map(|sq| (1usize << rook_mask(sq).count_ones()) + (1usize << bishop_mask(sq).count_ones()))
+            .sum();
         assert_eq!(size, TABLE_SIZE);
     }
 

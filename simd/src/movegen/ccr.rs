@@ -13,12 +13,12 @@
 //! through the king (`LINE`). King moves test the destination for attacks
 //! with the king lifted off the board; en passant is verified by playing it.
 
+use super::{GenType, KingInfo};
 use crate::ccr::Ccr;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_path, Position};
 use crate::tables::{BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, RAYS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
-use super::{GenType, KingInfo};
 
 const NIBBLE_LSB: u64 = 0x1111_1111_1111_1111;
 
@@ -105,10 +105,9 @@ pub fn king_info(pos: &Position) -> KingInfo {
             break;
         }
     }
-    for (bb, kind) in [
-        (KNIGHT_ATTACKS[ksq.index()], PieceType::Knight),
-        (PAWN_ATTACKS[us.index()][ksq.index()], PieceType::Pawn),
-    ] {
+    for (bb, kind) in
+        [(KNIGHT_ATTACKS[ksq.index()], PieceType::Knight), (PAWN_ATTACKS[us.index()][ksq.index()], PieceType::Pawn)]
+    {
         let code = Piece::new(them, kind).code();
         let mut bb = bb;
         while bb != 0 {
@@ -359,4 +358,3 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 pub fn is_legal(pos: &Position, m: Move) -> bool {
     !m.is_null() && legal_moves(pos).contains(m)
 }
-

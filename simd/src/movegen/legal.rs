@@ -65,15 +65,13 @@ pub fn is_legal_in(pos: &Position, view: &NodeView, m: Move) -> bool {
         (MoveKind::DoublePush, PieceType::Pawn) => {
             let start = if us == Color::White { 1 } else { 6 };
             let mid = from.index() as i32 + up;
-            from.rank() == start
-                && to.index() as i32 == mid + up
-                && empty & to.bit() != 0
-                && empty & (1u64 << mid) != 0
+            from.rank() == start && to.index() as i32 == mid + up && empty & to.bit() != 0 && empty & (1u64 << mid) != 0
         }
         (MoveKind::Normal, PieceType::Pawn) => last & to.bit() == 0 && (single_push || pawn_capture),
-        (MoveKind::PromoKnight | MoveKind::PromoBishop | MoveKind::PromoRook | MoveKind::PromoQueen, PieceType::Pawn) => {
-            last & to.bit() != 0 && (single_push || pawn_capture)
-        }
+        (
+            MoveKind::PromoKnight | MoveKind::PromoBishop | MoveKind::PromoRook | MoveKind::PromoQueen,
+            PieceType::Pawn,
+        ) => last & to.bit() != 0 && (single_push || pawn_capture),
         (MoveKind::Normal, PieceType::Knight) => KNIGHT_ATTACKS[from.index()] & to.bit() != 0,
         (MoveKind::Normal, PieceType::Bishop) => ctx.sl.bishop(from, ctx.v.occ) & to.bit() != 0,
         (MoveKind::Normal, PieceType::Rook) => ctx.sl.rook(from, ctx.v.occ) & to.bit() != 0,

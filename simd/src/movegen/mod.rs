@@ -22,13 +22,13 @@ mod legal;
 pub use crate::view::{KingInfo, NodeView};
 pub use legal::{is_legal, is_legal_in};
 
+use crate::attacks::{sliders, Sliders};
 use crate::bitboards::Bitboards;
 use crate::convert::ccr_to_bitboards;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_path, Position};
 use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, PieceType, Square};
-use crate::attacks::{sliders, Sliders};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -415,9 +415,7 @@ pub fn parse_uci_move(pos: &Position, text: &str) -> Option<Move> {
             found = Some(m);
         }
     }
-    found.or_else(|| {
-        moves.iter().copied().find(|&m| m.kind() == MoveKind::Castle && pos.move_to_uci(m, true) == text)
-    })
+    found.or_else(|| moves.iter().copied().find(|&m| m.kind() == MoveKind::Castle && pos.move_to_uci(m, true) == text))
 }
 
 #[cfg(test)]

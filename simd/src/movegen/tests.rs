@@ -1,8 +1,8 @@
-use super::*;
 use super::ccr;
-use crate::view::CheckInfo;
+use super::*;
 use crate::perft::{parse_suite, perft, BitboardGenerator, CcrGenerator};
 use crate::testutil::{random_positions, suite_positions, suite_text, XorShift};
+use crate::view::CheckInfo;
 
 fn sorted(pos: &Position, gen: GenType, bit: bool) -> Vec<u16> {
     let mut list = MoveList::new();
@@ -37,7 +37,12 @@ fn compare(pos: &Position) {
     assert_eq!(view.in_check(), in_check(pos));
     for m in legal_moves(pos).iter() {
         let child = pos.make_move(*m);
-        assert_eq!(CheckInfo::new(&view).gives_check(&view, pos, *m), in_check(&child), "gives_check {m} on {}", pos.to_fen());
+        assert_eq!(
+            CheckInfo::new(&view).gives_check(&view, pos, *m),
+            in_check(&child),
+            "gives_check {m} on {}",
+            pos.to_fen()
+        );
         assert!(is_legal_in(pos, &view, *m));
     }
 }

@@ -9,8 +9,8 @@
 //! quantised network and a checkpoint (float weights, Adam moments, epoch)
 //! that `resume` continues from.
 
-pub mod model;
 mod checkpoint;
+pub mod model;
 
 pub use checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
 pub use model::{sample, Model, Sample, Scratch};
@@ -110,16 +110,20 @@ impl Adam {
         let c1 = 1.0 - Self::B1.powi(self.t as i32);
         let c2 = 1.0 - Self::B2.powi(self.t as i32);
         let step = lr * c2.sqrt() / c1;
-        for (((p, g), m), v) in model.parts_mut().into_iter().zip(grad.parts()).zip(self.m.parts_mut()).zip(self.v.parts_mut()) {
-            p.par_chunks_mut(4096).zip(g.par_chunks(4096)).zip(m.par_chunks_mut(4096)).zip(v.par_chunks_mut(4096)).for_each(
-                |(((p, g), m), v)| {
+        for (((p, g), m), v) in
+            model.parts_mut().into_iter().zip(grad.parts()).zip(self.m.parts_mut()).zip(self.v.parts_mut())
+        {
+            p.par_chunks_mut(4096)
+                .zip(g.par_chunks(4096))
+                .zip(m.par_chunks_mut(4096))
+                .zip(v.par_chunks_mut(4096))
+                .for_each(|(((p, g), m), v)| {
                     for i in 0..p.len() {
                         m[i] = Self::B1 * m[i] + (1.0 - Self::B1) * g[i];
                         v[i] = Self::B2 * v[i] + (1.0 - Self::B2) * g[i] * g[i];
                         p[i] -= step * m[i] / (v[i].sqrt() + Self::EPS);
                     }
-                },
-            );
+                });
         }
         model.clip();
     }
@@ -169,7 +173,10 @@ pub fn validation_loss(model: &Model, records: &[Record], wdl: f32) -> f64 {
         .par_chunks(4096)
         .map(|chunk| {
             let mut scratch = Scratch::new(model.hidden());
-            chunk.iter().map(|r| model.loss(&sample(r, wdl, &model.arch, model.scale, false), &mut scratch) as f64).sum::<f64>()
+            chunk
+                .iter()
+                .map(|r| model.loss(&sample(r, wdl, &model.arch, model.scale, false), &mut scratch) as f64)
+                .sum::<f64>()
         })
         .sum();
     total / records.len() as f64
@@ -189,7 +196,14 @@ impl Workers {
     /// The batch-mean gradient and loss of `batch` (indices into `records`) on
     /// `model`; with `mirror`, a position is mirrored when bit 0 of
     /// `hash(flip_seed, index)` is set.
-    pub fn gradient(&mut self, model: &Model, records: &[Record], batch: &[u32], wdl: f32, flip_seed: Option<u64>) -> (&Model, f64) {
+    pub fn gradient(
+        &mut self,
+        model: &Model,
+        records: &[Record],
+        batch: &[u32],
+        wdl: f32,
+        flip_seed: Option<u64>,
+    ) -> (&Model, f64) {
         let per = batch.len().div_ceil(self.grads.len()).max(1);
         let losses: Vec<f64> = self
             .grads
@@ -200,7 +214,8 @@ impl Workers {
                 let mut scratch = Scratch::new(model.hidden());
                 idx.iter()
                     .map(|&i| {
-                        let flip = flip_seed.is_some_and(|seed| (seed ^ i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1);
+                        let flip = flip_seed
+                            .is_some_and(|seed| (seed ^ i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1);
                         let s = sample(&records[i as usize], wdl, &model.arch, model.scale, flip);
                         model.backward(&s, grad, &mut scratch) as f64
                     })
@@ -274,7 +289,13 @@ pub fn train(
             ckpt.adam.step(&mut ckpt.model, grad, lr);
             if b % 16 == 0 || b + 1 == batches {
                 let done_pos = (b * cfg.batch + batch.len()) as f64;
-                progress(epoch, b + 1, batches, loss_sum / done_pos, done_pos / start.elapsed().as_secs_f64().max(1e-9));
+                progress(
+                    epoch,
+                    b + 1,
+                    batches,
+                    loss_sum / done_pos,
+                    done_pos / start.elapsed().as_secs_f64().max(1e-9),
+                );
             }
         }
         ckpt.epoch = epoch;

@@ -204,10 +204,14 @@ impl Model {
         let mut out = self.b2[s.bucket as usize];
         for (half, p) in [us, 1 - us].into_iter().enumerate() {
             let w = &w2[half * h..(half + 1) * h];
-            out += scratch.acc[p].iter().zip(w).map(|(&a, &w)| {
-                let c = a.clamp(0.0, 1.0);
-                c * c * w
-            }).sum::<f32>();
+            out += scratch.acc[p]
+                .iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let c = a.clamp(0.0, 1.0);
+                    c * c * w
+                })
+                .sum::<f32>();
         }
         out
     }

@@ -32,7 +32,15 @@ impl Sample {
     /// fixed parts); `tunable[slot]` says which slots the tuner owns.
     pub fn new(pos: &Position, result: f64, tunable: &[bool]) -> Sample {
         let (c, _) = crate::coefficients(pos);
-        let mut s = Sample { result, search_score: None, terms: Vec::new(), const_mg: 0.0, const_eg: 0.0, mg_weight: 0.0, eg_weight: 0.0 };
+        let mut s = Sample {
+            result,
+            search_score: None,
+            terms: Vec::new(),
+            const_mg: 0.0,
+            const_eg: 0.0,
+            mg_weight: 0.0,
+            eg_weight: 0.0,
+        };
         if c.draw {
             return s; // score 0 whatever the weights
         }
@@ -119,7 +127,8 @@ pub fn load_samples(text: &str) -> (Vec<Sample>, usize) {
     let parsed: Vec<Option<Sample>> = lines
         .par_iter()
         .map(|l| {
-            parse_line(l).map(|(pos, r)| Sample { search_score: parse_search_score(l), ..Sample::new(&pos, r, &tunable) })
+            parse_line(l)
+                .map(|(pos, r)| Sample { search_score: parse_search_score(l), ..Sample::new(&pos, r, &tunable) })
         })
         .collect();
     let skipped = parsed.iter().filter(|s| s.is_none()).count();

@@ -28,7 +28,13 @@ fn store(d: &mut [i16; LANES], v: __m256i) {
 /// 128), every bound known, every loop unrolled.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+fn update_fixed<const H: usize>(
+    acc: &mut [i16; H],
+    from: Option<&[i16; H]>,
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
     let r = if H % (REGS * LANES) == 0 { REGS } else { REGS / 2 };
     let (d, _) = acc.as_chunks_mut::<LANES>();
     let s = from.map(|f| f.as_chunks::<LANES>().0);
@@ -90,7 +96,13 @@ fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
 #[cfg(target_feature = "avx2")]
 #[allow(dead_code)]
 #[inline(always)]
-pub(crate) fn update_fixed_static<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub(crate) fn update_fixed_static<const H: usize>(
+    acc: &mut [i16; H],
+    from: Option<&[i16; H]>,
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
     // SAFETY: this build targets AVX2 (`cfg(target_feature = "avx2")`).
     unsafe { update_fixed(acc, from, w1, adds, subs) }
 }
@@ -134,5 +146,9 @@ fn dot_checked(a: &[i16], w: &[i16]) -> i32 {
 
 /// The AVX2 kernels, if this CPU has AVX2.
 pub fn kernels() -> Option<Kernels> {
-    is_x86_feature_detected!("avx2").then_some(Kernels { name: "avx2", update: update_checked, screlu_dot: dot_checked })
+    is_x86_feature_detected!("avx2").then_some(Kernels {
+        name: "avx2",
+        update: update_checked,
+        screlu_dot: dot_checked,
+    })
 }

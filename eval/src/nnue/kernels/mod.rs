@@ -22,12 +22,12 @@
 //! (`cfg(target_feature)`); [`all`] lists every kernel this CPU can run, for
 //! the tests and the benches.
 
-pub mod portable;
-pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+pub mod portable;
+pub mod scalar;
 
 /// `$body` with the constant `$h` set to `$len` when `$len` is a width the
 /// file format allows (every multiple of 128 up to 1024: the kernels and
@@ -36,14 +36,38 @@ pub mod avx512;
 macro_rules! with_width {
     ($len:expr, $h:ident => $body:expr, _ => $other:expr) => {
         match $len {
-            256 => { const $h: usize = 256; $body }
-            512 => { const $h: usize = 512; $body }
-            384 => { const $h: usize = 384; $body }
-            768 => { const $h: usize = 768; $body }
-            1024 => { const $h: usize = 1024; $body }
-            128 => { const $h: usize = 128; $body }
-            640 => { const $h: usize = 640; $body }
-            896 => { const $h: usize = 896; $body }
+            256 => {
+                const $h: usize = 256;
+                $body
+            }
+            512 => {
+                const $h: usize = 512;
+                $body
+            }
+            384 => {
+                const $h: usize = 384;
+                $body
+            }
+            768 => {
+                const $h: usize = 768;
+                $body
+            }
+            1024 => {
+                const $h: usize = 1024;
+                $body
+            }
+            128 => {
+                const $h: usize = 128;
+                $body
+            }
+            640 => {
+                const $h: usize = 640;
+                $body
+            }
+            896 => {
+                const $h: usize = 896;
+                $body
+            }
             _ => $other,
         }
     };
@@ -99,10 +123,10 @@ pub struct Kernels {
 }
 
 // The best kernels of this build, chosen once when compiling.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
-use avx512 as best;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512bw")))]
 use avx2 as best;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+use avx512 as best;
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 use portable as best;
 
@@ -115,7 +139,13 @@ pub fn update(acc: &mut [i16], from: Option<&[i16]>, w1: &[i16], adds: &[usize],
 /// [`update`] for a width `H` known when compiling, with the best kernel
 /// of this build (the cache runs one copy of itself per width).
 #[inline(always)]
-pub fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub fn update_fixed<const H: usize>(
+    acc: &mut [i16; H],
+    from: Option<&[i16; H]>,
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
     best::update_fixed_static(acc, from, w1, adds, subs)
 }
 

@@ -14,7 +14,13 @@ fn load(s: &[i16; LANES]) -> i16x16 {
 
 /// [`update`] for a width `H` known when compiling (see the AVX2 kernel).
 #[inline(always)]
-pub(crate) fn update_fixed<const H: usize>(acc: &mut [i16; H], from: Option<&[i16; H]>, w1: &[i16], adds: &[usize], subs: &[usize]) {
+pub(crate) fn update_fixed<const H: usize>(
+    acc: &mut [i16; H],
+    from: Option<&[i16; H]>,
+    w1: &[i16],
+    adds: &[usize],
+    subs: &[usize],
+) {
     let r = if H % (REGS * LANES) == 0 { REGS } else { REGS / 2 };
     let (d, _) = acc.as_chunks_mut::<LANES>();
     let s = from.map(|f| f.as_chunks::<LANES>().0);
@@ -69,4 +75,7 @@ pub fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
 // The names the other instruction sets give their build-wide kernels
 // (used where no AVX2 is compiled in).
 #[allow(unused_imports)]
-pub(crate) use {dot_fixed as dot_fixed_static, screlu_dot as screlu_dot_static, update as update_static, update_fixed as update_fixed_static};
+pub(crate) use {
+    dot_fixed as dot_fixed_static, screlu_dot as screlu_dot_static, update as update_static,
+    update_fixed as update_fixed_static,
+};
