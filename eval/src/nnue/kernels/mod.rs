@@ -33,41 +33,18 @@ pub mod scalar;
 /// file format allows (every multiple of 128 up to 1024: the kernels and
 /// the cache have a copy compiled for each, loops unrolled, every bound
 /// known), `$other` otherwise. The one list of those widths.
+#[rustfmt::skip] // one line per width: the table reads as the list it is
 macro_rules! with_width {
     ($len:expr, $h:ident => $body:expr, _ => $other:expr) => {
         match $len {
-            256 => {
-                const $h: usize = 256;
-                $body
-            }
-            512 => {
-                const $h: usize = 512;
-                $body
-            }
-            384 => {
-                const $h: usize = 384;
-                $body
-            }
-            768 => {
-                const $h: usize = 768;
-                $body
-            }
-            1024 => {
-                const $h: usize = 1024;
-                $body
-            }
-            128 => {
-                const $h: usize = 128;
-                $body
-            }
-            640 => {
-                const $h: usize = 640;
-                $body
-            }
-            896 => {
-                const $h: usize = 896;
-                $body
-            }
+            256 => { const $h: usize = 256; $body }
+            512 => { const $h: usize = 512; $body }
+            384 => { const $h: usize = 384; $body }
+            768 => { const $h: usize = 768; $body }
+            1024 => { const $h: usize = 1024; $body }
+            128 => { const $h: usize = 128; $body }
+            640 => { const $h: usize = 640; $body }
+            896 => { const $h: usize = 896; $body }
             _ => $other,
         }
     };
