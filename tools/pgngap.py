@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Where an opponent's judgement runs ahead of Tetrad's, from match PGNs.
+
+Reads the `{score/depth time}` comments fastchess and cutechess write after
+each move. For every game, finds the first move at which the opponent scores
+its side at +1.00 or more and reports Tetrad's own score (turned to the
+opponent's side) of the move before: if Tetrad still calls such games level,
+the gap is judgement, not depth or time. Also prints each side's mean depth
+and thinking time per move.
+
+    python3 tools/pgngap.py --engine tetrad sf11_noob.pgn
+
+A score scale differs between engines (Ethereal's +1.00 is not Stockfish's),
+so compare one opponent's figures with the same opponent's.
+Pure Python, no python-chess needed.
+"""
+
+import argparse
+import re
+import statistics as st
+
+COMMENT = re.compile(r"\{([+-]?M?[\d.]+)/(\d+) ([\d.]+)s")
+
+
+def score(text):
+    """A comment's score in pawns; mates count as ±100."""
+    if "M" in text:
+        return -100.0 if text.startswith("-") else 100.0
+    return float(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine", default="tetrad", help="Tetrad's name in the White/Black tags")
+    ap.add_argument("--gap", type=float, default=1.0, help="the opponent's score that counts (pawns)")
+    ap.add_argument("pgn", nargs="+")
+    args = ap.parse_args()
+    games = [g for f in args.pgn for g in open(f, encoding="utf-8").read().split("[Event ")[1:]]
+    depth, time = {True: [], False: []}, {True: [], False: []}
+    first, ours_before = [], []
+    for g in games:
+        ours_white = re.search(r'\[White "([^"]+)"\]', g).group(1) == args.engine
+        fen = re.search(r'\[FEN "[^"]+ ([wb]) ', g)
+        white_first = fen is None or fen.group(1) == "w"
+        body = g.split("\n\n", 1)[1] if "\n\n" in g else ""
+        last_ours, found = None, False
+        for i, (s, d, t) in enumerate(COMMENT.findall(body)):
+            ours = ((i % 2 == 0) == white_first) == ours_white
+            depth[ours].append(int(d))
+            time[ours].append(float(t))
+            if ours:
+                last_ours = score(s)
+            elif not found and last_ours is not None and score(s) >= args.gap:
+                found = True
+                first.append(i // 2)
+                ours_before.append(-last_ours)
+    print(f"games {len(games)}")
+    for ours, name in ((True, args.engine), (False, "opponent")):
+        if depth[ours]:
+            print(f"{name}: mean depth {st.mean(depth[ours]):.1f}, mean time {st.mean(time[ours]):.3f} s a move")
+    if first:
+        low = sum(1 for x in ours_before if x < args.gap / 2)
+        print(f"games where the opponent reached +{args.gap:.2f}: {len(first)}, "
+              f"median {st.median(first)} moves after the book")
+        print(f"{args.engine}'s score (opponent's side) the move before: median {st.median(ours_before):+.2f}, "
+              f"below +{args.gap / 2:.2f} in {100 * low / len(first):.0f}%")
+
+
+if __name__ == "__main__":
+    main()
