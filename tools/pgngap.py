@@ -29,17 +29,16 @@ def score(text):
     return float(text)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--engine", default="tetrad", help="Tetrad's name in the White/Black tags")
-    ap.add_argument("--gap", type=float, default=1.0, help="the opponent's score that counts (pawns)")
-    ap.add_argument("pgn", nargs="+")
-    args = ap.parse_args()
-    games = [g for f in args.pgn for g in open(f, encoding="utf-8").read().split("[Event ")[1:]]
+def analyse(text, engine="tetrad", gap=1.0):
+    """The figures for the games in `text` (one or more PGNs): a dict of
+    games, per-side depths and times (keyed True for `engine`), and per game
+    where the opponent reached `gap`: the move index after the book and
+    `engine`'s score of the move before, from the opponent's side."""
+    games = text.split("[Event ")[1:]
     depth, time = {True: [], False: []}, {True: [], False: []}
     first, ours_before = [], []
     for g in games:
-        ours_white = re.search(r'\[White "([^"]+)"\]', g).group(1) == args.engine
+        ours_white = re.search(r'\[White "([^"]+)"\]', g).group(1) == engine
         fen = re.search(r'\[FEN "[^"]+ ([wb]) ', g)
         white_first = fen is None or fen.group(1) == "w"
         body = g.split("\n\n", 1)[1] if "\n\n" in g else ""
@@ -50,11 +49,23 @@ def main():
             time[ours].append(float(t))
             if ours:
                 last_ours = score(s)
-            elif not found and last_ours is not None and score(s) >= args.gap:
+            elif not found and last_ours is not None and score(s) >= gap:
                 found = True
                 first.append(i // 2)
                 ours_before.append(-last_ours)
-    print(f"games {len(games)}")
+    return {"games": len(games), "depth": depth, "time": time, "first": first, "ours_before": ours_before}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine", default="tetrad", help="Tetrad's name in the White/Black tags")
+    ap.add_argument("--gap", type=float, default=1.0, help="the opponent's score that counts (pawns)")
+    ap.add_argument("pgn", nargs="+")
+    args = ap.parse_args()
+    text = "".join(open(f, encoding="utf-8").read() for f in args.pgn)
+    r = analyse(text, args.engine, args.gap)
+    depth, time, first, ours_before = r["depth"], r["time"], r["first"], r["ours_before"]
+    print(f"games {r['games']}")
     for ours, name in ((True, args.engine), (False, "opponent")):
         if depth[ours]:
             print(f"{name}: mean depth {st.mean(depth[ours]):.1f}, mean time {st.mean(time[ours]):.3f} s a move")
@@ -64,7 +75,6 @@ def main():
               f"median {st.median(first)} moves after the book")
         print(f"{args.engine}'s score (opponent's side) the move before: median {st.median(ours_before):+.2f}, "
               f"below +{args.gap / 2:.2f} in {100 * low / len(first):.0f}%")
-
 
 if __name__ == "__main__":
     main()

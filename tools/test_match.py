@@ -262,6 +262,24 @@ class TestPgnStats(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
+class TestPgnGap(unittest.TestCase):
+    def test_first_gap_and_sides(self):
+        import pgngap
+        pgn = (
+            '[Event "x"]\n[White "sf"]\n[Black "tetrad"]\n[FEN "8/8/8/8/8/8/8/K6k b - - 0 1"]\n\n'
+            '1... Kg1 {+0.10/12 0.300s} 2. Kb1 {+0.40/20 0.200s} Kg2 {+0.05/13 0.300s} '
+            '3. Kc1 {+1.20/21 0.200s} Kg3 {-1.50/13 0.300s} 4. Kd1 {+M5/30 0.100s} 1-0\n'
+        )
+        r = pgngap.analyse(pgn, "tetrad", 1.0)
+        self.assertEqual(r["games"], 1)
+        # Black (tetrad) moved first; the opponent first reaches +1.00 at comment 3.
+        self.assertEqual(r["first"], [1])
+        self.assertAlmostEqual(r["ours_before"][0], -0.05)
+        self.assertEqual(r["depth"][True], [12, 13, 13])
+        self.assertEqual(r["depth"][False], [20, 21, 30])
+        self.assertEqual(pgngap.score("-M3"), -100.0)
+
+
 class TestRealMatch(unittest.TestCase):
     MATCH = os.path.join(HERE, "match.py")
     ENGINE = os.path.join(HERE, "randomengine.py")
