@@ -76,5 +76,6 @@ def main():
         print(f"{args.engine}'s score (opponent's side) the move before: median {st.median(ours_before):+.2f}, "
               f"below +{args.gap / 2:.2f} in {100 * low / len(first):.0f}%")
 
+
 if __name__ == "__main__":
     main()

@@ -261,7 +261,6 @@ class TestPgnStats(unittest.TestCase):
         self.assertEqual(unpaired, [(a, 3, "0-1")])
 
 
-@unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
 class TestPgnGap(unittest.TestCase):
     def test_first_gap_and_sides(self):
         import pgngap
@@ -280,6 +279,7 @@ class TestPgnGap(unittest.TestCase):
         self.assertEqual(pgngap.score("-M3"), -100.0)
 
 
+@unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
 class TestRealMatch(unittest.TestCase):
     MATCH = os.path.join(HERE, "match.py")
     ENGINE = os.path.join(HERE, "randomengine.py")
