@@ -23,7 +23,7 @@ LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
 # Intel family 6 model 85 (Skylake-SP/X, Cascade Lake, Cooper Lake) lowers the
 # core's clock while 512-bit instructions run, and LLVM emits them all over an
 # AVX-512 build (not only in our 512-bit kernels); built without AVX-512,
-# `tetrad bench` ran 6% faster on a Cascade Lake Xeon. So `native` and
+# `tetrad bench` took 0.925x the time on a Cascade Lake Xeon. So `native` and
 # `openbench` leave AVX-512 out there. AVX512=on|off overrides the guess.
 AVX512 ?= $(shell (awk -F': *' '/^vendor_id/ {v = $$2} /^cpu family/ {f = $$2} \
 	/^model[ \t]*:/ {m = $$2} END {print (v == "GenuineIntel" && f == 6 && m == 85) ? "off" : "on"}' \

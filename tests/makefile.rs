@@ -33,9 +33,9 @@ fn avx512_guess_follows_the_cpu_model() {
     let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else { return };
     let field = |name: &str| {
         info.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split(':').nth(1))
-            .map(|v| v.trim().to_string())
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim() == name)
+            .map(|(_, v)| v.trim().to_string())
     };
     let slow = field("vendor_id").as_deref() == Some("GenuineIntel")
         && field("cpu family").as_deref() == Some("6")
