@@ -88,10 +88,13 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
     let mut total = 0;
     let start = Instant::now();
     let mut worker = Worker::new(0);
+    let tt = Arc::new(TranspositionTable::new(hash_mb));
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let root = Position::from_fen(fen).expect("bench FENs are valid");
-        // Fresh table and histories: each position's count stands alone.
+        // Empty table and histories (cleared in place, as `ucinewgame`
+        // does): each position's count stands alone.
         worker.clear();
+        tt.clear();
         let job = SearchJob {
             root,
             history: Vec::new(),
@@ -99,7 +102,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
             start: Instant::now(),
             overhead_ms: 0,
             multipv: 1,
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            tt: Arc::clone(&tt),
             shared: Arc::new(SearchShared::new(1)),
             print_info: false,
             eval: eval.clone(),

@@ -93,9 +93,12 @@ impl Correction {
         }
     }
 
-    /// Forgets everything (new game).
+    /// Forgets everything (new game), zeroing the tables where they are.
     pub fn clear(&mut self) {
-        *self = Correction::new();
+        self.pawns.iter_mut().for_each(|t| t.fill(0));
+        self.material.iter_mut().for_each(|t| t.fill(0));
+        self.non_pawn.iter_mut().flatten().for_each(|t| t.fill(0));
+        self.cont.iter_mut().flatten().flatten().for_each(|row| row.fill(0));
     }
 
     #[inline(always)]
@@ -148,5 +151,27 @@ impl Correction {
             let v = *e as i32;
             *e = ((v * (256 - w) + target * w) / 256).clamp(-max, max) as i16;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `clear` (in place) leaves every table as `new` builds it.
+    #[test]
+    fn clear_zeroes_every_table() {
+        let mut c = Correction::new();
+        let moves = [PieceTo { piece: 2, to: 18 }, PieceTo { piece: 12, to: 45 }];
+        let k = CorrKeys { pawns: 7, material: 11, non_pawn: [13, 17], moves: Some(moves) };
+        for stm in [Color::White, Color::Black] {
+            c.update(stm, &k, 300, 8);
+            assert_ne!(c.get(stm, &k), 0);
+        }
+        c.clear();
+        let zero = |t: &[i16]| t.iter().all(|&v| v == 0);
+        assert!(c.pawns.iter().chain(c.material.iter()).all(|t| zero(t)));
+        assert!(c.non_pawn.iter().flatten().all(|t| zero(t)));
+        assert!(c.cont.iter().flatten().flatten().all(|t| zero(t)));
     }
 }
