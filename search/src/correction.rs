@@ -93,12 +93,13 @@ impl Correction {
         }
     }
 
-    /// Forgets everything (new game), zeroing the tables where they are.
+    /// Forgets everything (new game), zeroing the tables where they are
+    /// (destructured, so a new table cannot be left out of it).
     pub fn clear(&mut self) {
-        self.pawns.iter_mut().for_each(|t| t.fill(0));
-        self.material.iter_mut().for_each(|t| t.fill(0));
-        self.non_pawn.iter_mut().flatten().for_each(|t| t.fill(0));
-        self.cont.iter_mut().flatten().flatten().for_each(|row| row.fill(0));
+        let Correction { pawns, material, non_pawn, cont } = self;
+        pawns.iter_mut().chain(material.iter_mut()).for_each(|t| t.fill(0));
+        non_pawn.iter_mut().flatten().for_each(|t| t.fill(0));
+        cont.iter_mut().flatten().flatten().for_each(|row| row.fill(0));
     }
 
     #[inline(always)]

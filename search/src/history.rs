@@ -117,15 +117,17 @@ impl History {
     /// Forgets everything (new game). Zeroes the tables where they are:
     /// building new ones would fault in ~7 MiB of fresh pages at every
     /// `ucinewgame` (and every bench position).
+    /// (Destructured, so a new table cannot be left out of it.)
     pub fn clear(&mut self) {
-        self.butterfly.iter_mut().flatten().for_each(|row| row.fill(0));
-        self.capture.iter_mut().flatten().for_each(|row| row.fill(0));
-        for t in [&mut self.cont, &mut self.cont2] {
+        let History { butterfly, capture, cont, cont2, pawn, killers, counter } = self;
+        butterfly.iter_mut().flatten().for_each(|row| row.fill(0));
+        capture.iter_mut().flatten().for_each(|row| row.fill(0));
+        for t in [cont, cont2] {
             t.iter_mut().flatten().flatten().for_each(|row| row.fill(0));
         }
-        self.pawn.iter_mut().flatten().for_each(|row| row.fill(0));
-        self.killers.fill([Move::NULL; 2]);
-        self.counter.iter_mut().for_each(|row| row.fill(Move::NULL));
+        pawn.iter_mut().flatten().for_each(|row| row.fill(0));
+        killers.fill([Move::NULL; 2]);
+        counter.iter_mut().for_each(|row| row.fill(Move::NULL));
     }
 
     /// Quiet-move score: butterfly plus the continuation and pawn histories.
