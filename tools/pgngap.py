@@ -29,31 +29,45 @@ def score(text):
     return float(text)
 
 
+def games(text):
+    """Per game in `text` (one or more PGNs): its White, Black and TimeControl
+    tags (None where missing), and each commented move as (mover, score text,
+    depth, seconds), the mover 0 for White and 1 for Black (a FEN may start
+    with Black to move)."""
+    for g in text.split("[Event ")[1:]:
+        tags = {}
+        for name in ("White", "Black", "TimeControl"):
+            m = re.search(rf'\[{name} "([^"]*)"\]', g)
+            tags[name] = m.group(1) if m else None
+        fen = re.search(r'\[FEN "[^"]+ ([wb]) ', g)
+        first = 1 if fen is not None and fen.group(1) == "b" else 0
+        body = g.split("\n\n", 1)[1] if "\n\n" in g else ""
+        yield tags, [((i + first) % 2, s, int(d), float(t)) for i, (s, d, t) in enumerate(COMMENT.findall(body))]
+
+
 def analyse(text, engine="tetrad", gap=1.0):
     """The figures for the games in `text` (one or more PGNs): a dict of
     games, per-side depths and times (keyed True for `engine`), and per game
     where the opponent reached `gap`: the move index after the book and
     `engine`'s score of the move before, from the opponent's side."""
-    games = text.split("[Event ")[1:]
     depth, time = {True: [], False: []}, {True: [], False: []}
     first, ours_before = [], []
-    for g in games:
-        ours_white = re.search(r'\[White "([^"]+)"\]', g).group(1) == engine
-        fen = re.search(r'\[FEN "[^"]+ ([wb]) ', g)
-        white_first = fen is None or fen.group(1) == "w"
-        body = g.split("\n\n", 1)[1] if "\n\n" in g else ""
+    n = 0
+    for tags, moves in games(text):
+        n += 1
+        ours_side = 0 if tags["White"] == engine else 1
         last_ours, found = None, False
-        for i, (s, d, t) in enumerate(COMMENT.findall(body)):
-            ours = ((i % 2 == 0) == white_first) == ours_white
-            depth[ours].append(int(d))
-            time[ours].append(float(t))
+        for i, (mover, s, d, t) in enumerate(moves):
+            ours = mover == ours_side
+            depth[ours].append(d)
+            time[ours].append(t)
             if ours:
                 last_ours = score(s)
             elif not found and last_ours is not None and score(s) >= gap:
                 found = True
                 first.append(i // 2)
                 ours_before.append(-last_ours)
-    return {"games": len(games), "depth": depth, "time": time, "first": first, "ours_before": ours_before}
+    return {"games": n, "depth": depth, "time": time, "first": first, "ours_before": ours_before}
 
 
 def main():

@@ -2,7 +2,7 @@
 """How each engine spends its clock, from match PGNs.
 
 Reads the `{score/depth time}` comments fastchess and cutechess write after
-each move and the `TimeControl` tag (`base+inc` in seconds). For every
+each move (through `pgngap.games`) and the `TimeControl` tag (`base+inc` in seconds). For every
 engine, prints the mean thinking time of its 1st-10th, 11th-20th, ... move
 after the opening, and the mean clock it had left when a game of 40 moves or
 more (its own) ended. An engine that ends long games with much of its clock
@@ -14,38 +14,13 @@ Pure Python, no python-chess needed.
 """
 
 import argparse
-import re
 import statistics as st
 from collections import defaultdict
 
-TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
-TIME = re.compile(r"\{[^}]*?([\d.]+)s[ }]")
+from pgngap import games
+
 BUCKET = 10
 LAST_BUCKET = 6
-
-
-def games(paths):
-    """Yields (tags, [seconds of each move, in order]) per game."""
-    for path in paths:
-        tags, moves = {}, []
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                m = TAG.match(line)
-                if m:
-                    if moves:
-                        yield tags, moves
-                        tags, moves = {}, []
-                    tags[m.group(1)] = m.group(2)
-                else:
-                    moves += [float(t) for t in TIME.findall(line)]
-        if moves:
-            yield tags, moves
-
-
-def first_mover(tags):
-    """Which side made the first move of the game text (a FEN may start with black)."""
-    fen = tags.get("FEN", "")
-    return 1 if fen.split(" ")[1:2] == ["b"] else 0
 
 
 def main():
@@ -54,16 +29,16 @@ def main():
     args = ap.parse_args()
     per_move = defaultdict(lambda: defaultdict(list))
     left = defaultdict(list)
-    for tags, moves in games(args.pgn):
-        names = [tags.get("White", "?"), tags.get("Black", "?")]
-        base, _, inc = tags.get("TimeControl", "0+0").partition("+")
+    text = "".join(open(f, encoding="utf-8", errors="replace").read() for f in args.pgn)
+    for tags, moves in games(text):
+        names = [tags["White"] or "?", tags["Black"] or "?"]
+        base, _, inc = (tags["TimeControl"] or "0+0").partition("+")
         try:
             base, inc = float(base), float(inc or 0)
         except ValueError:
             base, inc = 0.0, 0.0
-        start = first_mover(tags)
         for side in (0, 1):
-            own = moves[(side - start) % 2 :: 2]
+            own = [t for mover, _, _, t in moves if mover == side]
             name = names[side]
             for i, t in enumerate(own):
                 per_move[name][min(i // BUCKET, LAST_BUCKET)].append(t)
