@@ -12,8 +12,8 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tetrad_search::{emit, Engine};
-use tetrad_simd::perft::{perft_until, BitboardGenerator};
-use tetrad_simd::Position;
+use tetrad_simd::perft::{perft_until, BitboardGenerator, Generator};
+use tetrad_simd::{MoveList, Position};
 
 /// Engine name and version for `id name`.
 pub const ENGINE_NAME: &str = concat!("Tetrad ", env!("CARGO_PKG_VERSION"));
@@ -209,7 +209,7 @@ impl Uci {
             }
             "perft" => {
                 self.stop_and_wait();
-                self.cmd_perft(rest);
+                self.cmd_perft(rest, false);
             }
             "bench" => {
                 self.stop_and_wait();
@@ -270,6 +270,11 @@ impl Uci {
 
     fn cmd_go(&mut self, args: &str) {
         self.stop_and_wait();
+        // Stockfish's `go perft N`, which perft tools (perftree and the like) send.
+        if let Some(depth) = args.strip_prefix("perft") {
+            self.cmd_perft(depth, true);
+            return;
+        }
         let limits = match parse_go(args, &self.position) {
             Ok(l) => l,
             Err(GoError(msg, l)) => {
@@ -459,7 +464,10 @@ impl Uci {
         }
     }
 
-    fn cmd_perft(&mut self, args: &str) {
+    /// `perft N` (one `info string` line with the count) or, with `divide`,
+    /// `go perft N` (Stockfish's form: `move: count` per root move, then
+    /// `Nodes searched: N`). Runs beside the input loop; `stop` ends it.
+    fn cmd_perft(&mut self, args: &str, divide: bool) {
         let depth = match args.trim().parse::<u32>() {
             Ok(d) if d <= 12 => d,
             _ => {
@@ -469,14 +477,22 @@ impl Uci {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
-        let pos = self.position;
+        let (pos, chess960) = (self.position, self.engine.chess960());
         let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let start = std::time::Instant::now();
-            match perft_until(&BitboardGenerator, &pos, depth, &flag) {
-                Some(n) => {
+            let count = if divide {
+                divide_until(&pos, depth, chess960, &flag)
+            } else {
+                perft_until(&BitboardGenerator, &pos, depth, &flag)
+            };
+            match (count, divide) {
+                (Some(n), true) => emit(&format!("\nNodes searched: {n}\n")),
+                (Some(n), false) => {
                     emit(&format!("info string perft {depth} nodes {n} time {} ms", start.elapsed().as_millis()))
                 }
-                None => emit(&format!("info string perft {depth} stopped after {} ms", start.elapsed().as_millis())),
+                (None, _) => {
+                    emit(&format!("info string perft {depth} stopped after {} ms", start.elapsed().as_millis()))
+                }
             }
         });
         match spawned {
@@ -484,6 +500,22 @@ impl Uci {
             Err(e) => self.error(&format!("cannot start perft: {e}")),
         }
     }
+}
+
+/// Perft with a `move: count` line per root move as each is counted; `None` when stopped.
+fn divide_until(pos: &Position, depth: u32, chess960: bool, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    let mut moves = MoveList::new();
+    BitboardGenerator.legal(pos, &mut moves);
+    let mut total = 0;
+    for &m in moves.iter() {
+        let n = perft_until(&BitboardGenerator, &pos.make_move(m), depth - 1, stop)?;
+        emit(&format!("{}: {n}", pos.move_to_uci(m, chess960)));
+        total += n;
+    }
+    Some(total)
 }
 
 impl Default for Uci {

@@ -491,6 +491,29 @@ fn perft_runs_beside_the_input_loop() {
     e.quit(); // quit stops it too
 }
 
+#[test]
+fn go_perft_divides_like_stockfish() {
+    // Perft tools (perftree and the like) send `go perft N` and read `move: count`
+    // lines, then `Nodes searched: N`.
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go perft 3");
+    let out = e.until("Nodes searched");
+    assert_eq!(out.last().unwrap(), "Nodes searched: 13160");
+    let rows: Vec<&String> = out.iter().filter(|l| l.contains(": ")).collect();
+    assert_eq!(rows.len(), 21, "{out:?}");
+    assert!(out.contains(&"e7e5: 835".to_string()), "{out:?}");
+    let sum: u64 = rows[..20].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 13160);
+    // A bad depth is an error; a deep one stops on `stop` like `perft`.
+    e.send("go perft x");
+    assert!(e.until("info string").last().unwrap().contains("error"));
+    e.send("go perft 9");
+    e.send("stop");
+    assert!(e.until("info string perft 9").last().unwrap().contains("stopped"));
+    e.quit();
+}
+
 /// The last `info depth` line with a score (not a `currmove` line) of a search's output.
 fn last_info(out: &[String]) -> &str {
     out.iter().rev().find(|l| l.starts_with("info depth") && l.contains(" score ")).expect("an info depth line")
