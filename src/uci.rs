@@ -271,7 +271,7 @@ impl Uci {
     fn cmd_go(&mut self, args: &str) {
         self.stop_and_wait();
         // Stockfish's `go perft N`, which perft tools (perftree and the like) send.
-        if let Some(depth) = args.strip_prefix("perft") {
+        if let Some(depth) = args.strip_prefix("perft").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
             self.cmd_perft(depth, true);
             return;
         }
