@@ -473,7 +473,8 @@ impl Worker {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= lmr_min_depth() && moves_searched >= 1 + usize::from(root) {
+                let late_move_reduced = depth >= lmr_min_depth() && moves_searched >= 1 + usize::from(root);
+                if late_move_reduced {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
                     if noisy {
                         r /= lmr_noisy_div();
@@ -489,7 +490,10 @@ impl Worker {
                     r += lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                // A reduced search expects to fail low, so its child is a cut node; a move
+                // searched at full depth without reduction flips the node type as usual.
+                let child_cut = late_move_reduced || !cut_node;
+                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, child_cut);
                 let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
                     // The reduced search's margin decides the re-search's depth: a
