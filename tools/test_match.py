@@ -488,6 +488,7 @@ class TestSpsa(unittest.TestCase):
         self.assertEqual(s.params[0]["value"], 150)
         self.assertEqual(s.done, 30)
 
+    @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
     def test_a_short_run_against_itself(self):
         """Two iterations with the random engine's Score option: the driver
         plays the pairs, saves its state and prints OpenBench's value lines."""
