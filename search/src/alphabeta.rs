@@ -189,7 +189,7 @@ impl Worker {
                 // a searched cut-off (as in Stockfish); a move of a colliding
                 // entry only touches history cells.
                 if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
-                    let keys = QuietKeys::new(self.prev_moves(ply), None);
+                    let keys = QuietKeys::new(self.prev_moves(ply), None).at_ply(ply);
                     self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &keys, depth);
                 }
                 return s;
@@ -356,7 +356,7 @@ impl Worker {
         // Step 10. The move loop. The children start counting their cut-offs afresh.
         self.stack[ply + 1].cutoffs = 0;
         let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
-        let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns));
+        let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns)).at_ply(ply);
         let prev = &keys.prev;
         let counter = if prev[0].piece != 0 {
             self.hist.counter[prev[0].piece as usize][prev[0].to as usize]

@@ -1,7 +1,7 @@
-//! Move-ordering memory: butterfly, capture and continuation histories,
+//! Move-ordering memory: butterfly, capture, continuation, pawn and low-ply histories,
 //! killers and counter-moves. One set per search thread.
 
-use crate::params::{history_bonus, HISTORY_MAX};
+use crate::params::{history_bonus, low_ply_bonus_pct, low_ply_history_mul, HISTORY_MAX, LOW_PLY};
 use tetrad_simd::{Color, Move};
 
 /// A continuation-history table: indexed by the (piece, to) of an earlier
@@ -30,6 +30,8 @@ pub struct QuietKeys {
     pub prev: PrevMoves,
     /// Slot of the pawn structure in the pawn history.
     pub pawns: Option<u16>,
+    /// The node's ply, where it is close enough to the root for the low-ply history.
+    pub low_ply: Option<u8>,
 }
 
 /// Pawn-history slots (pawn structures, hashed).
@@ -38,15 +40,26 @@ pub const PAWN_SLOTS: usize = 512;
 impl QuietKeys {
     /// The keys of a node: its earlier moves and the hash of its pawns.
     pub fn new(prev: PrevMoves, pawn_hash: Option<u64>) -> QuietKeys {
-        QuietKeys { prev, pawns: pawn_hash.map(|h| (h % PAWN_SLOTS as u64) as u16) }
+        QuietKeys { prev, pawns: pawn_hash.map(|h| (h % PAWN_SLOTS as u64) as u16), low_ply: None }
+    }
+
+    /// The same keys at `ply` from the root: the first [`LOW_PLY`] plies
+    /// also order and learn by the low-ply history.
+    pub fn at_ply(self, ply: usize) -> QuietKeys {
+        QuietKeys { low_ply: (ply < LOW_PLY).then_some(ply as u8), ..self }
     }
 }
+
+/// A from-to table of quiet moves.
+pub type FromTo = [[i16; 64]; 64];
 
 /// The history tables that score one node's quiet moves.
 pub struct QuietScorer<'a> {
     butterfly: &'a [[i16; 64]; 64],
     /// The four continuation tables, then the pawn structure's.
     cont: [Option<&'a ContTable>; 5],
+    /// The low-ply table of the node's ply, and that ply.
+    low_ply: Option<(&'a FromTo, i32)>,
 }
 
 impl QuietScorer<'_> {
@@ -58,6 +71,17 @@ impl QuietScorer<'_> {
             s += t[pt.piece as usize & 15][pt.to as usize & 63] as i32;
         }
         s
+    }
+
+    /// The move's order near the root: its [`QuietScorer::score`] plus the
+    /// low-ply history, which counts most at the root and fades with the ply.
+    /// Ordering only: pruning and reductions read `score` (as in Stockfish).
+    #[inline(always)]
+    pub fn order(&self, m: Move, pt: PieceTo) -> i32 {
+        let low = self.low_ply.map_or(0, |(t, ply)| {
+            t[m.from().index()][m.to().index()] as i32 * low_ply_history_mul() / (1 + 2 * ply)
+        });
+        self.score(m, pt) + low
     }
 }
 
@@ -79,6 +103,10 @@ pub struct History {
     pub killers: Vec<[Move; 2]>,
     /// Counter-move `[prev piece][prev to]`.
     pub counter: Box<[[Move; 64]; 16]>,
+    /// Low-ply history `[ply][from][to]` of quiet moves in the first
+    /// [`LOW_PLY`] plies: what worked near the root in this search (the
+    /// butterfly table mixes every depth), cleared at each `go`.
+    pub low_ply: Box<[FromTo; LOW_PLY]>,
 }
 
 impl Default for History {
@@ -111,6 +139,7 @@ impl History {
             pawn: vec![[[0i16; 64]; 16]; PAWN_SLOTS].into_boxed_slice().try_into().ok().expect("PAWN_SLOTS rows"),
             killers: vec![[Move::NULL; 2]; crate::score::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
+            low_ply: Box::new([[[0; 64]; 64]; LOW_PLY]),
         }
     }
 
@@ -119,7 +148,7 @@ impl History {
     /// `ucinewgame` (and every bench position).
     /// (Destructured, so a new table cannot be left out of it.)
     pub fn clear(&mut self) {
-        let History { butterfly, capture, cont, cont2, pawn, killers, counter } = self;
+        let History { butterfly, capture, cont, cont2, pawn, killers, counter, low_ply } = self;
         butterfly.iter_mut().flatten().for_each(|row| row.fill(0));
         capture.iter_mut().flatten().for_each(|row| row.fill(0));
         for t in [cont, cont2] {
@@ -128,6 +157,13 @@ impl History {
         pawn.iter_mut().flatten().for_each(|row| row.fill(0));
         killers.fill([Move::NULL; 2]);
         counter.iter_mut().for_each(|row| row.fill(Move::NULL));
+        low_ply.iter_mut().flatten().for_each(|row| row.fill(0));
+    }
+
+    /// A new search (`go`): the low-ply history starts afresh, since the
+    /// root has moved on; the other tables carry over.
+    pub fn new_search(&mut self) {
+        self.low_ply.iter_mut().flatten().for_each(|row| row.fill(0));
     }
 
     /// Quiet-move score: butterfly plus the continuation and pawn histories.
@@ -152,6 +188,7 @@ impl History {
                 cont(&prev[3], &self.cont2),
                 keys.pawns.map(|slot| &self.pawn[slot as usize]),
             ],
+            low_ply: keys.low_ply.map(|p| (&self.low_ply[p as usize], p as i32)),
         }
     }
 
@@ -178,6 +215,10 @@ impl History {
         gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], bonus);
         if let Some(slot) = keys.pawns {
             gravity(&mut self.pawn[slot as usize][pt.piece as usize & 15][pt.to as usize & 63], bonus);
+        }
+        if let Some(p) = keys.low_ply {
+            let entry = &mut self.low_ply[p as usize][m.from().index()][m.to().index()];
+            gravity(entry, bonus * low_ply_bonus_pct() / 100);
         }
         self.reward_continuation(pt, &keys.prev, bonus);
     }
@@ -224,13 +265,42 @@ mod tests {
         gravity(&mut h.pawn[PAWN_SLOTS - 1][5][63], 500);
         h.add_killer(3, m);
         h.counter[2][18] = m;
+        gravity(&mut h.low_ply[LOW_PLY - 1][63][0], 500);
         h.clear();
         let zero = |t: &[i16]| t.iter().all(|&v| v == 0);
         assert!(h.butterfly.iter().flatten().all(|t| zero(t)));
         assert!(h.capture.iter().flatten().all(|t| zero(t)));
         assert!(h.cont.iter().chain(h.cont2.iter()).flatten().flatten().all(|t| zero(t)));
         assert!(h.pawn.iter().flatten().all(|t| zero(t)));
+        assert!(h.low_ply.iter().flatten().all(|t| zero(t)));
         assert!(h.killers.iter().flatten().chain(h.counter.iter().flatten()).all(|m| m.is_null()));
         assert_eq!(h.killers.len(), History::new().killers.len());
+    }
+
+    /// The low-ply history learns and orders only within [`LOW_PLY`] plies
+    /// of the root, leaves the pruning score alone, and a new search forgets it.
+    #[test]
+    fn low_ply_history_orders_near_the_root_only() {
+        let mut h = History::new();
+        let m = Move::new(Square::new(12), Square::new(28), MoveKind::Normal);
+        let pt = PieceTo { piece: 1, to: 28 };
+        let root = QuietKeys::default().at_ply(0);
+        let deep = QuietKeys::default().at_ply(LOW_PLY);
+        assert_eq!(deep.low_ply, None);
+        h.update_quiets(Color::White, (m, pt), &[], &root, 6);
+        let low = h.low_ply[0][12][28] as i32;
+        assert!(low > 0);
+        let at_root = h.quiet_scorer(Color::White, &root);
+        assert_eq!(at_root.order(m, pt), at_root.score(m, pt) + low * low_ply_history_mul());
+        let below = h.quiet_scorer(Color::White, &deep);
+        assert_eq!(below.order(m, pt), below.score(m, pt));
+        // Deeper nodes teach it nothing.
+        let butterfly = h.butterfly[0][12][28];
+        h.update_quiets(Color::White, (m, pt), &[], &deep, 6);
+        assert!(h.butterfly[0][12][28] > butterfly);
+        assert_eq!(h.low_ply[0][12][28] as i32, low);
+        h.new_search();
+        assert!(h.low_ply.iter().flatten().flatten().all(|&v| v == 0));
+        assert!(h.butterfly[0][12][28] > 0);
     }
 }

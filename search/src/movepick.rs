@@ -158,7 +158,7 @@ impl MovePicker {
             } else if m == self.counter {
                 (1 << 30) - 2
             } else {
-                scorer.score(m, piece_to(ctx.pos, m))
+                scorer.order(m, piece_to(ctx.pos, m))
             };
         }
     }

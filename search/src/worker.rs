@@ -370,6 +370,7 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.root_nodes.clear();
+        self.hist.new_search();
         for f in self.stack.iter_mut() {
             f.excluded = Move::NULL;
             f.double_exts = 0;
