@@ -473,7 +473,7 @@ impl Worker {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                let late_move_reduced = depth >= lmr_min_depth() && moves_searched >= 1 + usize::from(root);
+                let late_move_reduced = depth >= lmr_min_depth() && moves_searched > usize::from(root);
                 if late_move_reduced {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
                     if noisy {
