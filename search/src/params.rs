@@ -255,7 +255,7 @@ tunables! {
     history_bonus_max = 1600, 400..=4000, 100;
 
     /// Low-ply history in quiet ordering: its value × this / (1 + 2·ply).
-    /// 0 (off): at 4 it scored −6.6 ± 21.6 Elo at 10+0.1 (262 games); SPSA may raise it.
+    /// 0 (off): at 4 it scored −5.8 ± 19.9 Elo at 10+0.1 (300 games); SPSA may raise it.
     low_ply_history_mul = 0, 0..=16, 1;
     /// Low-ply history moves by this percent of the history bonus.
     low_ply_bonus_pct = 75, 25..=200, 8;
