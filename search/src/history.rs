@@ -55,7 +55,7 @@ pub type FromTo = [[i16; 64]; 64];
 
 /// The history tables that score one node's quiet moves.
 pub struct QuietScorer<'a> {
-    butterfly: &'a [[i16; 64]; 64],
+    butterfly: &'a FromTo,
     /// The four continuation tables, then the pawn structure's.
     cont: [Option<&'a ContTable>; 5],
     /// The low-ply table of the node's ply, and that ply.
@@ -88,7 +88,7 @@ impl QuietScorer<'_> {
 /// All ordering tables of one thread.
 pub struct History {
     /// Butterfly history `[colour][from][to]` for quiet moves.
-    pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    pub butterfly: Box<[FromTo; 2]>,
     /// Capture history `[moving piece code][to][captured kind]`.
     pub capture: Box<[[[i16; 6]; 64]; 16]>,
     /// Continuation history of the move one ply back: `[prev piece][prev to]`
