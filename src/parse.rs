@@ -67,6 +67,10 @@ fn clip(s: &str) -> String {
 pub struct GoError(pub String, pub Limits);
 
 /// Parses the arguments of `go`.
+#[allow(
+    clippy::result_large_err,
+    reason = "parsed once per go; the limits ride with the error so a bad token loses nothing"
+)]
 pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     let mut limits = Limits::default();
     let mut errors = Vec::new();

@@ -75,6 +75,7 @@ pub struct TrainArgs {
 }
 
 /// Runs the command; returns the process exit code.
+#[allow(clippy::neg_cmp_op_on_partial_ord, reason = "!(lr > 0) also refuses NaN")]
 pub fn run(args: &TrainArgs) -> i32 {
     if !(0.0..=1.0).contains(&args.wdl) || !(args.lr > 0.0) || !(0.0..=1.0).contains(&args.final_lr) || args.batch == 0
     {

@@ -37,6 +37,7 @@ pub struct TuneArgs {
 }
 
 /// Runs the command; returns the process exit code.
+#[allow(clippy::neg_cmp_op_on_partial_ord, reason = "!(reg >= 0) also refuses NaN")]
 pub fn run(args: &TuneArgs) -> i32 {
     if args.threads > 0 {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build_global();

@@ -377,11 +377,8 @@ impl Worker {
         let mut n_captures = 0;
         let check_info = CheckInfo::new(&view);
 
-        loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
-            else {
-                break;
-            };
+        while let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
+        {
             if m == excluded || root && (!self.root_allowed.contains(&m) || self.root_excluded.contains(&m)) {
                 continue;
             }
@@ -602,6 +599,7 @@ impl Worker {
             self.hist.reward_continuation(self.stack[ply - 1].moved, &prev, bonus);
         }
         // Correction history: a quiet result that moved the evaluation the way its bound allows.
+        #[allow(clippy::nonminimal_bool, reason = "each negated pair is one excluded case, as the comment reads")]
         let corrects = (best_move.is_null() || !is_noisy(pos, best_move))
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)

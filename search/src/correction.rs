@@ -89,7 +89,7 @@ impl Correction {
             pawns: Box::new([[0; CORR_SIZE]; 2]),
             material: Box::new([[0; CORR_SIZE]; 2]),
             non_pawn: Box::new([[[0; CORR_SIZE]; 2]; 2]),
-            cont: vec![[[[0i16; 64]; 16]; 64]; 16].into_boxed_slice().try_into().ok().expect("16 rows"),
+            cont: vec![[[[0i16; 64]; 16]; 64]; 16].into_boxed_slice().try_into().expect("16 rows"),
         }
     }
 

@@ -78,9 +78,9 @@ impl QuietScorer<'_> {
     /// Ordering only: pruning and reductions read `score` (as in Stockfish).
     #[inline(always)]
     pub fn order(&self, m: Move, pt: PieceTo) -> i32 {
-        let low = self.low_ply.map_or(0, |(t, ply)| {
-            t[m.from().index()][m.to().index()] as i32 * low_ply_history_mul() / (1 + 2 * ply)
-        });
+        let low = self
+            .low_ply
+            .map_or(0, |(t, ply)| t[m.from().index()][m.to().index()] as i32 * low_ply_history_mul() / (1 + 2 * ply));
         self.score(m, pt) + low
     }
 }
@@ -129,14 +129,14 @@ impl History {
         // The continuation table is 2 MiB: build it on the heap, not the stack.
         let table = || -> Box<[[ContTable; 64]; 16]> {
             let v: Vec<[ContTable; 64]> = (0..16).map(|_| [[[0i16; 64]; 16]; 64]).collect();
-            v.into_boxed_slice().try_into().ok().expect("16 rows")
+            v.into_boxed_slice().try_into().expect("16 rows")
         };
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             capture: Box::new([[[0; 6]; 64]; 16]),
             cont: table(),
             cont2: table(),
-            pawn: vec![[[0i16; 64]; 16]; PAWN_SLOTS].into_boxed_slice().try_into().ok().expect("PAWN_SLOTS rows"),
+            pawn: vec![[[0i16; 64]; 16]; PAWN_SLOTS].into_boxed_slice().try_into().expect("PAWN_SLOTS rows"),
             killers: vec![[Move::NULL; 2]; crate::score::MAX_PLY + 8],
             counter: Box::new([[Move::NULL; 64]; 16]),
             low_ply: Box::new([[[0; 64]; 64]; LOW_PLY]),

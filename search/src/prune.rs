@@ -42,10 +42,7 @@ impl Worker {
         let mut picker = MovePicker::qsearch(tt_move, false, buffers);
         let keys = crate::history::QuietKeys::default();
         let mut result = None;
-        loop {
-            let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) else {
-                break;
-            };
+        while let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) {
             if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
                 continue;
             }

@@ -64,11 +64,8 @@ impl Worker {
         let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
         let mut best_move = Move::NULL;
         let mut moves = 0;
-        loop {
-            let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
-            else {
-                break;
-            };
+        while let Some(m) = picker.next(&PickContext { pos, view: &view, hist: &self.hist, keys: &keys, tt: &self.tt })
+        {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.

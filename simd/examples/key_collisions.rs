@@ -27,7 +27,7 @@ fn main() {
     // Deepest tree per position under a node budget; deeper passes until the target is met.
     'outer: for max_nodes in [3_000_000u64, 30_000_000, 250_000_000] {
         for case in &cases {
-            let Some(&(depth, _)) = case.depths.iter().filter(|d| d.1 <= max_nodes).last() else { continue };
+            let Some(&(depth, _)) = case.depths.iter().rfind(|d| d.1 <= max_nodes) else { continue };
             let pos = Position::from_fen(&case.fen).expect("suite FEN");
             let mut batch = Vec::new();
             walk(&pos, depth, &mut batch);

@@ -163,7 +163,7 @@ pub fn parse_shard(bytes: &[u8]) -> Result<(u32, Vec<Record>), String> {
         return Err(format!("record size {size}, expected {RECORD_SIZE}"));
     }
     let body = &bytes[HEADER_SIZE..];
-    if body.len() % RECORD_SIZE != 0 {
+    if !body.len().is_multiple_of(RECORD_SIZE) {
         return Err(format!("truncated: {} bytes after the header is not a whole number of records", body.len()));
     }
     let records = body.chunks_exact(RECORD_SIZE).map(bytemuck::pod_read_unaligned::<Record>).collect();

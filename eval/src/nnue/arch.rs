@@ -109,7 +109,7 @@ impl Arch {
 
     /// Whether the kernels and the file format can take this shape.
     pub fn check(&self) -> Result<(), String> {
-        if self.hidden == 0 || self.hidden % WIDTH_STEP != 0 || self.hidden > MAX_HIDDEN {
+        if self.hidden == 0 || !self.hidden.is_multiple_of(WIDTH_STEP) || self.hidden > MAX_HIDDEN {
             return Err(format!("width {} is not a multiple of {WIDTH_STEP} up to {MAX_HIDDEN}", self.hidden));
         }
         if self.kings.count() > MAX_KING_BUCKETS {
