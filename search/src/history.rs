@@ -148,7 +148,8 @@ impl History {
     /// `ucinewgame` (and every bench position).
     /// (Destructured, so a new table cannot be left out of it.)
     pub fn clear(&mut self) {
-        let History { butterfly, capture, cont, cont2, pawn, killers, counter, low_ply } = self;
+        // The low-ply table is named here for the completeness check; `new_search` zeroes it.
+        let History { butterfly, capture, cont, cont2, pawn, killers, counter, low_ply: _ } = self;
         butterfly.iter_mut().flatten().for_each(|row| row.fill(0));
         capture.iter_mut().flatten().for_each(|row| row.fill(0));
         for t in [cont, cont2] {
@@ -157,7 +158,7 @@ impl History {
         pawn.iter_mut().flatten().for_each(|row| row.fill(0));
         killers.fill([Move::NULL; 2]);
         counter.iter_mut().for_each(|row| row.fill(Move::NULL));
-        low_ply.iter_mut().flatten().for_each(|row| row.fill(0));
+        self.new_search();
     }
 
     /// A new search (`go`): the low-ply history starts afresh, since the
