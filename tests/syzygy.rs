@@ -162,24 +162,26 @@ fn the_search_itself_finds_a_table_win_one_capture_away() {
 /// path (build e63f3a6), 39 with gen6a. With gen8e the search's choice and
 /// the tables' path (replayed here with the same network) both take 53, and
 /// with the hand-written evaluation both 41: the network moves both counts,
-/// so here the search is held to no slower than that path, measured here,
-/// and a second KQvKR, where gen8e's search mates in 43 plies against the
-/// path's 57, to sooner. (Among random KQvKR wins where the two differ,
+/// so this one holds the search to no later than that path, replayed here,
+/// and a second KQvKR (gen8e: 43 plies against the path's 57) to sooner. (Among random KQvKR wins where the two differ,
 /// gen8e's search was sooner in 9 of 12 and later by 2–6 plies in 3: moves
 /// of equal DTZ differ in plies to mate, which Syzygy does not rank.)
 #[test]
 fn a_won_ending_is_mated_sooner_than_along_the_tables_path() {
     let Some(t) = tables() else { return };
     let mut e = engine(&t);
-    let fen = "8/8/8/8/2k5/8/1r6/4K2Q w - - 0 1";
-    let (plies, mated, clock) = play_out(&mut e, fen);
-    assert!(mated && clock < 100);
-    let (path_plies, path_mated, _) = play_out_with(&mut e, fen, Some(&t));
-    assert!(path_mated);
+    let (plies, path_plies) = plies_to_mate_and_tables_path(&mut e, &t, "8/8/8/8/2k5/8/1r6/4K2Q w - - 0 1");
     assert!(plies <= path_plies, "mated after {plies} plies, later than the tables' path ({path_plies})");
-    let fen = "8/1r6/1k6/8/4Q3/8/8/1K6 w - - 0 1";
-    let (plies, mated, clock) = play_out(&mut e, fen);
-    let (path_plies, path_mated, _) = play_out_with(&mut e, fen, Some(&t));
-    assert!(mated && path_mated && clock < 100);
+    let (plies, path_plies) = plies_to_mate_and_tables_path(&mut e, &t, "8/1r6/1k6/8/4Q3/8/8/1K6 w - - 0 1");
     assert!(plies < path_plies, "mated after {plies} plies, no sooner than the tables' path ({path_plies})");
+}
+
+/// Plies to mate from `fen` as the search plays it (mated within the
+/// fifty-move rule) and along the tables' path (mated).
+fn plies_to_mate_and_tables_path(e: &mut Engine, t: &Tablebases, fen: &str) -> (usize, usize) {
+    let (plies, mated, clock) = play_out(e, fen);
+    assert!(mated && clock < 100, "{fen}");
+    let (path_plies, path_mated, _) = play_out_with(e, fen, Some(t));
+    assert!(path_mated, "{fen}");
+    (plies, path_plies)
 }
