@@ -54,6 +54,23 @@ fn one_earlier_occurrence_in_the_game_is_no_draw() {
     assert!(out.score < -100, "Black a queen down scores {} (best {})", out.score, out.best);
 }
 
+/// A quiet move at the horizon that brings back a position for the third
+/// time is a draw in quiescence too, not the static evaluation of the
+/// position it repeats (fastchess warned of PVs that went on past one).
+#[test]
+fn a_repetition_at_the_horizon_is_a_draw() {
+    let mut pos = Position::from_fen("4k1n1/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    let mut history = Vec::new();
+    // Qd2 Nf6 Qd1 Ng8 Qd2 Nf6 Qd1: Black's Ng8 now brings the start back a third time.
+    for m in ["d1d2", "g8f6", "d2d1", "f6g8", "d1d2", "g8f6", "d2d1"] {
+        history.push(pos.key());
+        pos = pos.make_move(tetrad_simd::parse_uci_move(&pos, m).unwrap());
+    }
+    let mut engine = Engine::new(1, 8);
+    let out = engine.search_sync(pos, history, Limits { depth: Some(1), ..Default::default() }, false);
+    assert_eq!((out.best.to_string(), out.score), ("f6g8".to_string(), 0));
+}
+
 #[test]
 fn several_threads_agree_on_a_legal_move() {
     let mut engine = Engine::new(3, 8);

@@ -69,7 +69,7 @@ impl Worker {
     /// at or before the root is no draw yet: scored as one, it let the side
     /// that was worse "escape" into a repetition the opponent simply avoids.
     #[inline]
-    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+    pub(crate) fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let key = pos.key();
         let n = self.keys.len();
         let reach = (pos.halfmove_clock() as usize).min(n);

@@ -26,7 +26,9 @@ impl Worker {
         if pos.halfmove_clock() >= 100 {
             return fifty_move_score(pos, &NodeView::new(pos), ply);
         }
-        if insufficient_material(pos) {
+        // A repetition is a draw here too: a quiet move at the horizon (or an
+        // evasion) can bring back a position, and its static evaluation is not its value.
+        if self.is_repetition(pos, ply) || insufficient_material(pos) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
