@@ -18,7 +18,7 @@ use tetrad_simd::{generate_in, CheckInfo, GenType, Move, MoveList, NodeView, Pos
 
 /// The fifty-move rule draws, unless the last move gave mate.
 #[cold]
-pub(crate) fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
+fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
     let mut moves = MoveList::new();
     if view.in_check() {
         generate_in(pos, view, GenType::All, &mut moves);
@@ -42,7 +42,7 @@ pub(crate) fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> b
 
 /// Only kings, or kings and one minor piece: nobody can mate.
 #[inline]
-pub(crate) fn insufficient_material(pos: &Position) -> bool {
+fn insufficient_material(pos: &Position) -> bool {
     const LSB: u64 = 0x1111_1111_1111_1111;
     // One bit per occupied square; almost every node stops at the count.
     let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
@@ -69,7 +69,7 @@ impl Worker {
     /// at or before the root is no draw yet: scored as one, it let the side
     /// that was worse "escape" into a repetition the opponent simply avoids.
     #[inline]
-    pub(crate) fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let key = pos.key();
         let n = self.keys.len();
         let reach = (pos.halfmove_clock() as usize).min(n);
@@ -85,6 +85,21 @@ impl Worker {
             i += 2;
         }
         false
+    }
+
+    /// The score of a node that the rules or the stack end before any
+    /// search, the same in negamax and quiescence: the fifty-move rule (mate
+    /// excepted: the one view of this node), a repetition, bare material,
+    /// and the deepest ply (its static evaluation).
+    #[inline]
+    pub(crate) fn rule_end(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        if pos.halfmove_clock() >= 100 {
+            return Some(fifty_move_score(pos, &NodeView::new(pos), ply));
+        }
+        if self.is_repetition(pos, ply) || insufficient_material(pos) {
+            return Some(0);
+        }
+        (ply >= MAX_PLY - 1).then(|| self.eval.evaluate_at(pos, ply))
     }
 
     /// The moves continuation history follows from a node at `ply`.
@@ -149,15 +164,9 @@ impl Worker {
             if self.stopped {
                 return 0;
             }
-            // Step 1. Draws: fifty moves (mate excepted: the one view of this node), repetition, bare material.
-            if pos.halfmove_clock() >= 100 {
-                return fifty_move_score(pos, &NodeView::new(pos), ply);
-            }
-            if self.is_repetition(pos, ply) || insufficient_material(pos) {
-                return 0;
-            }
-            if ply >= MAX_PLY - 1 {
-                return self.eval.evaluate_at(pos, ply);
+            // Step 1. Draws by rule, and the deepest ply.
+            if let Some(score) = self.rule_end(pos, ply) {
+                return score;
             }
             // A move back to a position of this line is a draw in hand.
             if alpha < 0 && crate::cycle::upcoming_repetition(pos, &self.keys, self.cycle_reach(pos, ply)) {

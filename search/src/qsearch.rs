@@ -2,12 +2,12 @@
 //! the horizon until the position is quiet, so that the static evaluation is
 //! only ever asked about positions where nothing hangs.
 
-use crate::alphabeta::{bound_allows, fifty_move_score, insufficient_material};
+use crate::alphabeta::bound_allows;
 use crate::correction::CorrKeys;
 use crate::history::QuietKeys;
 use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
 use crate::params::*;
-use crate::score::{INFINITY, MATE, MAX_PLY};
+use crate::score::{INFINITY, MATE};
 use crate::see::capture_value;
 use crate::tb::TB_WIN_IN_MAX;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
@@ -23,16 +23,10 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if pos.halfmove_clock() >= 100 {
-            return fifty_move_score(pos, &NodeView::new(pos), ply);
-        }
-        // A repetition is a draw here too: a quiet move at the horizon (or an
-        // evasion) can bring back a position, and its static evaluation is not its value.
-        if self.is_repetition(pos, ply) || insufficient_material(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate_at(pos, ply);
+        // Repetitions too: a quiet move at the horizon (or an evasion) can
+        // bring back a position, and its static evaluation is not its value.
+        if let Some(score) = self.rule_end(pos, ply) {
+            return score;
         }
         let pv_node = beta - alpha > 1;
         let tt_entry = self.tt.probe(pos.key());
