@@ -169,8 +169,9 @@ impl Engine {
 
     /// Replaces the table by a new, empty one of the current size. The old
     /// one is freed first (peak memory stays one table); the new one is
-    /// written through by all the search threads' worth of helpers, so its
-    /// pages fault in here (before `readyok`), not inside a timed search.
+    /// written through by as many helper threads as there are search
+    /// threads, so its pages fault in here (before `readyok`), not inside a
+    /// timed search.
     fn fresh_table(&mut self) {
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
