@@ -383,6 +383,13 @@ impl Worker {
         self.root_restricted = root_moves.restricted;
         self.root_tb_score = root_moves.tb_score;
         self.root_tb_fastest.clone_from(&root_moves.tb_fastest);
+        // A root the tables ranked keeps only moves that hold its outcome, so
+        // probes below it add nothing, and they would hide mates: a mating
+        // capture into a table position scores as a table win, below a
+        // quicker zeroing move's (Stockfish sets its cardinality to 0 here).
+        if root_moves.tb_score.is_some() {
+            self.tb.probe_limit = 0;
+        }
         // Until an iteration completes, the table's move (if allowed) is the best guess.
         let guess = self.tt.probe(root.key()).map(|e| e.mv).filter(|m| self.root_allowed.contains(m));
         let mut result = ThreadResult {
