@@ -522,8 +522,9 @@ impl Worker {
     }
 
     /// A won tablebase root: the search's move stands when the search proved
-    /// the win itself (a mate, or a table win inside its tree: progress it
-    /// can see) or when it is one of the tables' fastest moves; otherwise the
+    /// the win itself (a mate; under a ranked root the tree does not probe,
+    /// so a table score can only come from the hash table of an earlier
+    /// search) or when it is one of the tables' fastest moves; otherwise the
     /// fastest move the search spent most on is played, so that a win the
     /// search only evaluates still converts under the fifty-move rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
