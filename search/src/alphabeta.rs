@@ -6,7 +6,7 @@
 
 use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
-use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
+use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
 use crate::params::*;
 use crate::prune::Singular;
 use crate::score::{INFINITY, MATE, MAX_PLY};
@@ -372,7 +372,7 @@ impl Worker {
         } else {
             Move::NULL
         };
-        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let buffers = self.take_buffers(ply);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
         let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
@@ -449,7 +449,7 @@ impl Worker {
             }) {
                 match self.singular(pos, &e, score_from_tt(e.score, ply), depth, beta, ply, pv_node, cut_node) {
                     Singular::MultiCut(score) => {
-                        self.pick_buffers[ply] = Some(picker.into_buffers());
+                        self.pick_buffers[ply].push(picker.into_buffers());
                         return score;
                     }
                     // A negative extension (the table's move fails high without being
@@ -562,7 +562,7 @@ impl Worker {
             }
         }
 
-        self.pick_buffers[ply] = Some(picker.into_buffers());
+        self.pick_buffers[ply].push(picker.into_buffers());
 
         if moves_searched == 0 {
             // The singular test with no other move: the table's move is singular.

@@ -95,22 +95,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
         // does): each position's count stands alone.
         worker.clear();
         tt.clear();
-        let job = SearchJob {
-            root,
-            history: Vec::new(),
-            limits: Limits { depth: Some(depth), ..Default::default() },
-            start: Instant::now(),
-            overhead_ms: 0,
-            multipv: 1,
-            tt: Arc::clone(&tt),
-            shared: Arc::new(SearchShared::new(1)),
-            print_info: false,
-            eval: eval.clone(),
-            chess960: false,
-            tb: Default::default(),
-            show_wdl: false,
-            skill: Default::default(),
-        };
+        let job = bench_job(root, depth, &tt, eval);
         let t = Instant::now();
         let result = worker.search(&job);
         let nodes = job.shared.total_nodes();
@@ -118,6 +103,26 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
         report(&BenchLine { index: i + 1, nodes, best: result.best.to_string(), secs: t.elapsed().as_secs_f64() });
     }
     (total, start.elapsed().as_secs_f64())
+}
+
+/// A one-thread search of `root` to `depth` on table `tt`, printing nothing.
+fn bench_job(root: Position, depth: i32, tt: &Arc<TranspositionTable>, eval: &EvalConfig) -> SearchJob {
+    SearchJob {
+        root,
+        history: Vec::new(),
+        limits: Limits { depth: Some(depth), ..Default::default() },
+        start: Instant::now(),
+        overhead_ms: 0,
+        multipv: 1,
+        tt: Arc::clone(tt),
+        shared: Arc::new(SearchShared::new(1)),
+        print_info: false,
+        eval: eval.clone(),
+        chess960: false,
+        tb: Default::default(),
+        show_wdl: false,
+        skill: Default::default(),
+    }
 }
 
 /// Runs the bench positions through the engine's thread pool (lazy SMP, as in
@@ -149,4 +154,29 @@ pub fn run_bench_threads(
         report(&line);
     }
     (total, secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The picker buffers come back to their ply after every node: over the
+    /// bench's middlegames a ply never holds more than the two a singular
+    /// search nested in its node's own move loop needs, so nothing is
+    /// allocated once every ply has its pair.
+    #[test]
+    fn picker_buffers_stay_bounded() {
+        let mut worker = Worker::new(0);
+        let tt = Arc::new(TranspositionTable::new(4));
+        let eval = EvalConfig::default();
+        for fen in &BENCH_FENS[20..26] {
+            worker.clear();
+            tt.clear();
+            let job = bench_job(Position::from_fen(fen).unwrap(), 9, &tt, &eval);
+            worker.search(&job);
+            assert!(worker.pick_buffers.iter().all(|b| b.len() <= 2), "{fen}");
+        }
+        // The test means something only if some search did nest.
+        assert!(worker.pick_buffers.iter().any(|b| b.len() == 2), "no second picker opened at any ply");
+    }
 }

@@ -3,7 +3,7 @@
 //! singular-extension test (is the table's move much better than every
 //! other?).
 
-use crate::movepick::{MovePicker, PickBuffers, PickContext};
+use crate::movepick::{MovePicker, PickContext};
 use crate::params::*;
 use crate::see::see_ge;
 use crate::tb::TB_WIN_IN_MAX;
@@ -37,7 +37,7 @@ impl Worker {
         cut_node: bool,
     ) -> Option<i32> {
         let pc_beta = beta + probcut_margin();
-        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let buffers = self.take_buffers(ply);
         // A quiescence picker offers the table's move only when it is a capture or promotion.
         let mut picker = MovePicker::qsearch(tt_move, false, buffers);
         let keys = crate::history::QuietKeys::default();
@@ -65,7 +65,7 @@ impl Worker {
                 break;
             }
         }
-        self.pick_buffers[ply] = Some(picker.into_buffers());
+        self.pick_buffers[ply].push(picker.into_buffers());
         result
     }
 

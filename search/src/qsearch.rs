@@ -5,7 +5,7 @@
 use crate::alphabeta::bound_allows;
 use crate::correction::CorrKeys;
 use crate::history::QuietKeys;
-use crate::movepick::{is_noisy, piece_to, MovePicker, PickBuffers, PickContext};
+use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
 use crate::params::*;
 use crate::score::{INFINITY, MATE};
 use crate::see::capture_value;
@@ -56,7 +56,7 @@ impl Worker {
             alpha = alpha.max(best_score);
         }
         let keys = QuietKeys::default();
-        let buffers = self.pick_buffers[ply].take().unwrap_or_else(PickBuffers::boxed);
+        let buffers = self.take_buffers(ply);
         let mut picker = MovePicker::qsearch(tt_entry.map_or(Move::NULL, |e| e.mv), in_check, buffers);
         let mut best_move = Move::NULL;
         let mut moves = 0;
@@ -97,7 +97,7 @@ impl Worker {
                 }
             }
         }
-        self.pick_buffers[ply] = Some(picker.into_buffers());
+        self.pick_buffers[ply].push(picker.into_buffers());
         if in_check && moves == 0 {
             return -MATE + ply as i32;
         }

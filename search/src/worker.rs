@@ -232,8 +232,10 @@ pub struct Worker {
     pub(crate) root_tb_score: Option<i32>,
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
-    /// Move-picker buffers per ply, reused from node to node.
-    pub(crate) pick_buffers: Vec<Option<Box<crate::movepick::PickBuffers>>>,
+    /// Move-picker buffers per ply, reused from node to node: a stack per
+    /// ply, since a singular or probcut search opens a second picker at the
+    /// ply of the one it interrupts.
+    pub(crate) pick_buffers: Vec<Vec<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) shared: Arc<SearchShared>,
@@ -279,7 +281,7 @@ impl Worker {
             tb_hits: 0,
             root_tb_score: None,
             root_tb_fastest: Vec::new(),
-            pick_buffers: (0..MAX_PLY + 8).map(|_| Some(crate::movepick::PickBuffers::boxed())).collect(),
+            pick_buffers: (0..MAX_PLY + 8).map(|_| vec![crate::movepick::PickBuffers::boxed()]).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
             time: None,
@@ -297,6 +299,14 @@ impl Worker {
         self.hist.clear();
         self.corr.clear();
         self.eval.clear();
+    }
+
+    /// Move-picker buffers for a node at `ply` (fresh ones only the first
+    /// time a second picker opens at that ply); give them back with a push
+    /// on `pick_buffers[ply]`.
+    #[inline]
+    pub(crate) fn take_buffers(&mut self, ply: usize) -> Box<crate::movepick::PickBuffers> {
+        self.pick_buffers[ply].pop().unwrap_or_else(crate::movepick::PickBuffers::boxed)
     }
 
     /// Publishes the node count and checks the stop conditions.
