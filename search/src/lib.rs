@@ -6,6 +6,7 @@ mod alphabeta;
 pub mod bench;
 pub mod correction;
 pub mod cycle;
+mod draws;
 pub mod history;
 mod hugepages;
 pub mod limits;

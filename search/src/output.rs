@@ -1,5 +1,5 @@
 //! What the search writes for the GUI: protocol lines on stdout (mutable
-//! for tests), principal variations and scores in UCI text.
+//! for tests), principal variations, scores and whole `info` lines in UCI text.
 
 use crate::score::{MATE, MATE_IN_MAX};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +49,53 @@ pub fn format_score(score: i32) -> String {
     } else {
         format!("cp {score}")
     }
+}
+
+/// The ` wdl W D L` of a root score: mates and tablebase results are
+/// certain; other scores go through the fitted model.
+fn wdl_text(root: &tetrad_simd::Position, score: i32) -> String {
+    let [w, d, l] = if score >= crate::tb::TB_WIN_IN_MAX {
+        [1000, 0, 0]
+    } else if score <= -crate::tb::TB_WIN_IN_MAX {
+        [0, 0, 1000]
+    } else {
+        let m = tetrad_eval::learn::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
+        tetrad_eval::learn::wdl::MODEL.per_mille(score, m)
+    };
+    format!(" wdl {w} {d} {l}")
+}
+
+/// A principal variation for `best`: `pv` when it starts with that move,
+/// else the move alone (an `info` line must not name another move first).
+pub(crate) fn pv_for(best: tetrad_simd::Move, pv: &[tetrad_simd::Move]) -> Vec<tetrad_simd::Move> {
+    if pv.first() == Some(&best) {
+        pv.to_vec()
+    } else {
+        vec![best]
+    }
+}
+
+/// One `info … pv …` line of a search's result.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn info_line(
+    job: &crate::worker::SearchJob,
+    depth: i32,
+    seldepth: usize,
+    multipv: usize,
+    score: i32,
+    pv: &[tetrad_simd::Move],
+    nodes: u64,
+    tbhits: u64,
+) -> String {
+    let ms = job.start.elapsed().as_millis().max(1) as u64;
+    let nps = nodes * 1000 / ms;
+    let hashfull = job.tt.hashfull();
+    let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
+    let pv = pv_text(&job.root, pv, job.chess960);
+    format!(
+        "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",
+        format_score(score)
+    )
 }
 
 #[cfg(test)]

@@ -438,10 +438,10 @@ fn finish_main(
     // When a helper's vote (or a limited strength) picks another move than the
     // main thread's last line, that move's line is the GUI's last word.
     if job.print_info && !chosen.best.is_null() && chosen.best != results[0].best {
-        let pv = crate::worker::pv_for(chosen.best, &chosen.pv);
+        let pv = crate::output::pv_for(chosen.best, &chosen.pv);
         let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
         let depth = chosen.depth.max(1);
-        crate::output::emit(&crate::worker::info_line(
+        crate::output::emit(&crate::output::info_line(
             job,
             depth,
             depth as usize,

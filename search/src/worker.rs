@@ -3,7 +3,7 @@
 
 use crate::history::{History, PieceTo};
 use crate::limits::{Limits, TimeManager};
-use crate::output::{emit, format_score, pv_text};
+use crate::output::{emit, info_line, pv_for};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use crate::tt::TranspositionTable;
@@ -25,20 +25,6 @@ const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 fn skips_depth(id: usize, depth: i32, game_ply: i32) -> bool {
     let i = (id - 1) % 20;
     ((depth + game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
-}
-
-/// The ` wdl W D L` of a root score: mates and tablebase results are
-/// certain; other scores go through the fitted model.
-fn wdl_text(root: &Position, score: i32) -> String {
-    let [w, d, l] = if score >= crate::tb::TB_WIN_IN_MAX {
-        [1000, 0, 0]
-    } else if score <= -crate::tb::TB_WIN_IN_MAX {
-        [0, 0, 1000]
-    } else {
-        let m = tetrad_eval::learn::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
-        tetrad_eval::learn::wdl::MODEL.per_mille(score, m)
-    };
-    format!(" wdl {w} {d} {l}")
 }
 
 /// Late-move reductions by depth and move number (plies).
@@ -620,37 +606,4 @@ impl Worker {
             emit(&info_line(job, depth, seldepth, i + 1, score, &line.pv, nodes, tbhits));
         }
     }
-}
-
-/// A principal variation for `best`: `pv` when it starts with that move,
-/// else the move alone (an `info` line must not name another move first).
-pub(crate) fn pv_for(best: Move, pv: &[Move]) -> Vec<Move> {
-    if pv.first() == Some(&best) {
-        pv.to_vec()
-    } else {
-        vec![best]
-    }
-}
-
-/// One `info … pv …` line of a search's result.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn info_line(
-    job: &SearchJob,
-    depth: i32,
-    seldepth: usize,
-    multipv: usize,
-    score: i32,
-    pv: &[Move],
-    nodes: u64,
-    tbhits: u64,
-) -> String {
-    let ms = job.start.elapsed().as_millis().max(1) as u64;
-    let nps = nodes * 1000 / ms;
-    let hashfull = job.tt.hashfull();
-    let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
-    let pv = pv_text(&job.root, pv, job.chess960);
-    format!(
-        "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",
-        format_score(score)
-    )
 }

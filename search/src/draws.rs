@@ -1,0 +1,93 @@
+//! Nodes the rules end before any search: the fifty-move rule, repetitions
+//! (and how far back an upcoming one may be looked for), bare material,
+//! and the deepest ply.
+
+use crate::score::{MATE, MAX_PLY};
+use crate::worker::Worker;
+use tetrad_simd::{generate_in, GenType, MoveList, NodeView, Position};
+
+/// The fifty-move rule draws, unless the last move gave mate.
+#[cold]
+fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
+    let mut moves = MoveList::new();
+    if view.in_check() {
+        generate_in(pos, view, GenType::All, &mut moves);
+    }
+    if view.in_check() && moves.is_empty() {
+        -MATE + ply as i32
+    } else {
+        0
+    }
+}
+
+/// Only kings, or kings and one minor piece: nobody can mate.
+#[inline]
+fn insufficient_material(pos: &Position) -> bool {
+    const LSB: u64 = 0x1111_1111_1111_1111;
+    // One bit per occupied square; almost every node stops at the count.
+    let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
+    let pieces = occupied.iter().map(|o| o.count_ones()).sum::<u32>();
+    if pieces > 3 {
+        return false;
+    }
+    let mut minor_or_king = 0;
+    for (w, mut o) in pos.ccr().words().into_iter().zip(occupied) {
+        while o != 0 {
+            if matches!((w >> o.trailing_zeros()) & 7, 2 | 3 | 6) {
+                minor_or_king += 1;
+            }
+            o &= o - 1;
+        }
+    }
+    pieces == minor_or_king
+}
+
+impl Worker {
+    /// A draw by repetition, as Stockfish and Ethereal count it: a position
+    /// of the searched line again (two-fold after the root), or one the game
+    /// had already reached twice (three-fold). A single earlier occurrence
+    /// at or before the root is no draw yet: scored as one, it let the side
+    /// that was worse "escape" into a repetition the opponent simply avoids.
+    #[inline]
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+        let key = pos.key();
+        let n = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut earlier_in_game = false;
+        let mut i = 2;
+        while i <= reach {
+            if self.keys[n - i] == key {
+                if i < ply || earlier_in_game {
+                    return true;
+                }
+                earlier_in_game = true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// The score of a node that the rules or the stack end before any
+    /// search, the same in negamax and quiescence: the fifty-move rule (mate
+    /// excepted: the one view of this node), a repetition, bare material,
+    /// and the deepest ply (its static evaluation).
+    #[inline]
+    pub(crate) fn rule_end(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        if pos.halfmove_clock() >= 100 {
+            return Some(fifty_move_score(pos, &NodeView::new(pos), ply));
+        }
+        if self.is_repetition(pos, ply) || insufficient_material(pos) {
+            return Some(0);
+        }
+        (ply >= MAX_PLY - 1).then(|| self.eval.evaluate_at(pos, ply))
+    }
+
+
+    /// How many plies up a repetition may be looked for: inside the search,
+    /// since the last irreversible move, and not across a null move.
+    #[inline]
+    pub(crate) fn cycle_reach(&self, pos: &Position, ply: usize) -> usize {
+        let max = (pos.halfmove_clock() as usize).min(ply.saturating_sub(1));
+        (1..=max).take_while(|&j| self.stack[ply - j].moved.piece != 0).count()
+    }
+}
