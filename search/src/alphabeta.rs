@@ -191,6 +191,16 @@ impl Worker {
         }
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].raw_eval = raw_eval;
+        // The opponent's quiet move into this node is judged by how the
+        // static evaluation moved across it (as in Stockfish).
+        if !in_check && !singular_node && ply > 0 && self.stack[ply - 1].moved_quiet {
+            let before = self.stack[ply - 1].static_eval;
+            if before != -INFINITY {
+                let max = eval_diff_hist_max();
+                let bonus = (-eval_diff_hist_mul() * (before + static_eval)).clamp(-max, max);
+                self.hist.reward_butterfly(us.flip(), self.stack[ply - 1].played, bonus);
+            }
+        }
         // Improving: better than two plies up; when that node was in check
         // (no evaluation), than four plies up, as in Stockfish.
         let improving = !in_check
@@ -388,6 +398,7 @@ impl Worker {
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
             self.stack[ply].moved_quiet = !noisy;
+            self.stack[ply].played = m;
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
             // Step 13. Search the move: full window for the first, then reduced null windows.

@@ -82,7 +82,6 @@ impl Worker {
         (ply >= MAX_PLY - 1).then(|| self.eval.evaluate_at(pos, ply))
     }
 
-
     /// How many plies up a repetition may be looked for: inside the search,
     /// since the last irreversible move, and not across a null move.
     #[inline]

@@ -224,6 +224,12 @@ impl History {
         self.reward_continuation(pt, &keys.prev, bonus);
     }
 
+    /// Rewards (or, with a negative bonus, punishes) a quiet move of side
+    /// `c` in the butterfly table only.
+    pub fn reward_butterfly(&mut self, c: Color, m: Move, bonus: i32) {
+        gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], bonus);
+    }
+
     /// Rewards a move in the continuation histories only (the opponent's
     /// quiet move that a fail-low below it showed to be good).
     pub fn reward_continuation(&mut self, pt: PieceTo, prev: &PrevMoves, bonus: i32) {

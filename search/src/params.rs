@@ -237,6 +237,12 @@ tunables! {
     /// … and one that beats it by less than this a ply shallower.
     lmr_shallower_margin = 10, 0..=40, 2;
 
+    /// The butterfly history of the opponent's quiet move into a node moves
+    /// by this many per centipawn the static evaluation fell for them…
+    eval_diff_hist_mul = 16, 0..=64, 2;
+    /// … up to this much either way.
+    eval_diff_hist_max = 1600, 200..=4000, 100;
+
     /// Plies more for a quiet move when the table's move is a capture.
     lmr_tt_capture = 1, 0..=3, 0.5;
     /// Plies more when the children have cut off more than…

@@ -78,6 +78,7 @@ impl Worker {
             self.keys.push(pos.key());
             self.stack[ply].moved = piece_to(pos, m);
             self.stack[ply].moved_quiet = !is_noisy(pos, m);
+            self.stack[ply].played = m;
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
             if self.stopped {

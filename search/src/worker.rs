@@ -175,6 +175,8 @@ pub(crate) struct Frame {
     pub moved: PieceTo,
     /// The move played from this ply was quiet (not a capture, promotion or null move).
     pub moved_quiet: bool,
+    /// The move played from this ply, where `moved_quiet` (else stale).
+    pub played: Move,
     /// A move this node must not search (the singular-extension test).
     pub excluded: Move,
     /// Beta cut-offs found by the nodes at this ply since their parent began (LMR reads the child's).
