@@ -7,9 +7,8 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 use tetrad_eval::EvalConfig;
-use tetrad_search::worker::{SearchJob, SearchShared, Worker};
+use tetrad_search::worker::{SearchJob, Worker};
 use tetrad_search::{Limits, ThreadResult, TranspositionTable};
 use tetrad_simd::pgn::PgnReader;
 use tetrad_simd::{legal_moves, PieceType, Position, Square};
@@ -76,22 +75,7 @@ pub fn search_move(
     worker: &mut Worker,
     tt: &Arc<TranspositionTable>,
 ) -> ThreadResult {
-    let job = SearchJob {
-        root: *pos,
-        history,
-        limits: Limits { nodes: Some(nodes), ..Default::default() },
-        start: Instant::now(),
-        overhead_ms: 0,
-        multipv: 1,
-        tt: Arc::clone(tt),
-        shared: Arc::new(SearchShared::new(1)),
-        print_info: false,
-        eval: eval.clone(),
-        chess960,
-        tb: Default::default(),
-        show_wdl: false,
-        skill: Default::default(),
-    };
+    let job = SearchJob::quiet(*pos, history, Limits { nodes: Some(nodes), ..Default::default() }, tt, eval, chess960);
     tt.new_search();
     worker.search(&job)
 }

@@ -376,7 +376,7 @@ impl Worker {
             }) {
                 match self.singular(pos, &e, score_from_tt(e.score, ply), depth, beta, ply, pv_node, cut_node) {
                     Singular::MultiCut(score) => {
-                        self.pick_buffers[ply].push(picker.into_buffers());
+                        self.give_buffers(ply, picker);
                         return score;
                     }
                     // A negative extension (the table's move fails high without being
@@ -490,7 +490,7 @@ impl Worker {
             }
         }
 
-        self.pick_buffers[ply].push(picker.into_buffers());
+        self.give_buffers(ply, picker);
 
         if moves_searched == 0 {
             // The singular test with no other move: the table's move is singular.

@@ -7,7 +7,7 @@
 use crate::limits::Limits;
 use crate::pool::Engine;
 use crate::tt::TranspositionTable;
-use crate::worker::{SearchJob, SearchShared, Worker};
+use crate::worker::{SearchJob, Worker};
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::EvalConfig;
@@ -105,24 +105,9 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
     (total, start.elapsed().as_secs_f64())
 }
 
-/// A one-thread search of `root` to `depth` on table `tt`, printing nothing.
+/// The bench's search of `root`: one thread to `depth` on table `tt`.
 fn bench_job(root: Position, depth: i32, tt: &Arc<TranspositionTable>, eval: &EvalConfig) -> SearchJob {
-    SearchJob {
-        root,
-        history: Vec::new(),
-        limits: Limits { depth: Some(depth), ..Default::default() },
-        start: Instant::now(),
-        overhead_ms: 0,
-        multipv: 1,
-        tt: Arc::clone(tt),
-        shared: Arc::new(SearchShared::new(1)),
-        print_info: false,
-        eval: eval.clone(),
-        chess960: false,
-        tb: Default::default(),
-        show_wdl: false,
-        skill: Default::default(),
-    }
+    SearchJob::quiet(root, Vec::new(), Limits { depth: Some(depth), ..Default::default() }, tt, eval, false)
 }
 
 /// Runs the bench positions through the engine's thread pool (lazy SMP, as in

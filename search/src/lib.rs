@@ -9,6 +9,7 @@ pub mod cycle;
 mod draws;
 pub mod history;
 mod hugepages;
+mod job;
 pub mod limits;
 pub mod movepick;
 pub mod output;

@@ -65,7 +65,7 @@ impl Worker {
                 break;
             }
         }
-        self.pick_buffers[ply].push(picker.into_buffers());
+        self.give_buffers(ply, picker);
         result
     }
 

@@ -98,7 +98,7 @@ impl Worker {
                 }
             }
         }
-        self.pick_buffers[ply].push(picker.into_buffers());
+        self.give_buffers(ply, picker);
         if in_check && moves == 0 {
             return -MATE + ply as i32;
         }

@@ -2,17 +2,18 @@
 //! aspiration windows. The tree search itself is in `alphabeta.rs`.
 
 use crate::history::{History, PieceTo};
-use crate::limits::{Limits, TimeManager};
+use crate::job::RootMoves;
+pub use crate::job::{SearchJob, SearchShared};
+use crate::limits::TimeManager;
 use crate::output::{emit, info_line, pv_for};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use crate::tt::TranspositionTable;
-use crossbeam::utils::CachePadded;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 use tetrad_eval::Evaluator;
-use tetrad_simd::{legal_moves, Move, NodeView, Position};
+use tetrad_simd::{Move, Position};
 
 /// Lengths and phases of the blocks of iterations helper threads skip
 /// (thread `i` uses entry `(i - 1) % 20`): the scheme of the lazy-SMP
@@ -42,110 +43,6 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 fn idle_table() -> Arc<TranspositionTable> {
     static IDLE: std::sync::OnceLock<Arc<TranspositionTable>> = std::sync::OnceLock::new();
     Arc::clone(IDLE.get_or_init(|| Arc::new(TranspositionTable::with_buckets(1))))
-}
-
-/// State shared by all threads of one search.
-pub struct SearchShared {
-    /// Set to stop every thread.
-    pub stop: AtomicBool,
-    /// While set (go ponder), time limits do not stop the search.
-    pub pondering: AtomicBool,
-    /// Per-thread node counters, padded to avoid false sharing.
-    pub nodes: Vec<CachePadded<AtomicU64>>,
-    /// Tablebase hits of all threads (rare: one shared counter).
-    pub tb_hits: AtomicU64,
-    /// The root's moves, worked out by the first thread to start.
-    pub(crate) root_moves: std::sync::OnceLock<RootMoves>,
-}
-
-impl SearchShared {
-    /// Counters for `threads` threads.
-    pub fn new(threads: usize) -> SearchShared {
-        SearchShared {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            nodes: (0..threads.max(1)).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
-            tb_hits: AtomicU64::new(0),
-            root_moves: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// Total nodes over all threads.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// The root's moves to search, decided once per search and shared by its
-/// threads: the legal moves (or the `searchmoves` among them), narrowed by
-/// the tablebases when the root is in them.
-pub(crate) struct RootMoves {
-    moves: Vec<Move>,
-    /// Fewer moves than the legal ones (the result is then not the root's value).
-    restricted: bool,
-    /// The root's score from the tablebases.
-    tb_score: Option<i32>,
-    /// A won root: the tables' fastest moves (see [`crate::tb::RootTb`]).
-    tb_fastest: Vec<Move>,
-}
-
-impl RootMoves {
-    fn new(job: &SearchJob) -> RootMoves {
-        let legal = legal_moves(&job.root);
-        let searchmoves = &job.limits.searchmoves;
-        let mut moves: Vec<Move> =
-            legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
-        if moves.is_empty() {
-            moves = legal.iter().copied().collect();
-        }
-        let mut restricted = moves.len() < legal.len();
-        let mut tb_score = None;
-        let mut tb_fastest = Vec::new();
-        // Tablebases at the root: search only the moves that keep the best outcome.
-        if let Some(t) = job.tb.usable(NodeView::new(&job.root).occ.count_ones()) {
-            let (ranked, probes) = t.rank_root(&job.root, &moves, job.tb.rule50);
-            job.shared.tb_hits.fetch_add(probes, Ordering::Relaxed);
-            if let Some(r) = ranked {
-                restricted |= r.moves.len() < moves.len();
-                moves = r.moves;
-                tb_score = Some(r.score);
-                tb_fastest = r.fastest;
-            }
-        }
-        RootMoves { moves, restricted, tb_score, tb_fastest }
-    }
-}
-
-/// One search request, shared by all threads.
-pub struct SearchJob {
-    /// Root position.
-    pub root: Position,
-    /// Keys of the game positions before the root (for repetition detection).
-    pub history: Vec<u64>,
-    /// Limits from `go`.
-    pub limits: Limits,
-    /// Start time of the search.
-    pub start: Instant,
-    /// Move Overhead in milliseconds.
-    pub overhead_ms: u64,
-    /// Number of principal variations to report.
-    pub multipv: usize,
-    /// The shared hash table.
-    pub tt: Arc<TranspositionTable>,
-    /// Stop flag and counters.
-    pub shared: Arc<SearchShared>,
-    /// Print UCI `info` lines (main thread only).
-    pub print_info: bool,
-    /// The evaluation to use.
-    pub eval: tetrad_eval::EvalConfig,
-    /// Write castling as king takes rook (UCI_Chess960).
-    pub chess960: bool,
-    /// Syzygy tablebases and their settings.
-    pub tb: crate::tb::TbConfig,
-    /// Add `wdl W D L` (per mille) to `info` lines (UCI_ShowWDL).
-    pub show_wdl: bool,
-    /// Playing strength (full unless limited).
-    pub skill: crate::skill::Skill,
 }
 
 /// What a thread found.
@@ -221,8 +118,8 @@ pub struct Worker {
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
     /// Move-picker buffers per ply, reused from node to node: a stack per
-    /// ply, since a singular or probcut search opens a second picker at the
-    /// ply of the one it interrupts.
+    /// ply, since the singular test opens a second picker at the ply of the
+    /// one it interrupts.
     pub(crate) pick_buffers: Vec<Vec<Box<crate::movepick::PickBuffers>>>,
     // Copied from the job for the duration of a search.
     pub(crate) tt: Arc<TranspositionTable>,
@@ -290,11 +187,17 @@ impl Worker {
     }
 
     /// Move-picker buffers for a node at `ply` (fresh ones only the first
-    /// time a second picker opens at that ply); give them back with a push
-    /// on `pick_buffers[ply]`.
+    /// time a second picker opens at that ply); give them back with
+    /// [`Worker::give_buffers`].
     #[inline]
     pub(crate) fn take_buffers(&mut self, ply: usize) -> Box<crate::movepick::PickBuffers> {
         self.pick_buffers[ply].pop().unwrap_or_else(crate::movepick::PickBuffers::boxed)
+    }
+
+    /// Returns a finished picker's buffers to its ply.
+    #[inline]
+    pub(crate) fn give_buffers(&mut self, ply: usize, picker: crate::movepick::MovePicker) {
+        self.pick_buffers[ply].push(picker.into_buffers());
     }
 
     /// Publishes the node count and checks the stop conditions.
