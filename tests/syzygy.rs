@@ -179,22 +179,59 @@ fn a_mate_the_search_sees_beats_the_tables_path() {
 }
 
 /// Longer KQvKR wins, where the mate is beyond the search's depth: the
-/// network's judgement picks among the winning moves. With gen9w at depth 6
-/// (plies to mate, search vs the tables' path replayed with the same
-/// network): 37 vs 37 and 43 vs 55 here, 51 vs 55 in a third; before the
-/// probes were turned off under a ranked root, 51 vs 39 in the first. The
-/// hand-written evaluation is weaker at this (45 vs 41, 63 vs 51), so the
-/// counts belong to the network and move with it; the test holds the
-/// search to no later than the path in the first and to sooner in the second.
+/// network's judgement picks among the winning moves. One position's count is
+/// chaotic (a different choice among moves of equal distance to zeroing moves
+/// it by ten plies either way: 8/1r6/1k6/8/4Q3/8/8/1K6 went 43 vs 55, then 51
+/// vs 47 with a history change that left the set's total unchanged), so the
+/// test holds the total over a set, fixed before it was measured: the two
+/// positions this test held one by one before, and 24 random KQvKR wins with
+/// at least 20 plies to the tables' next zeroing move (python-chess,
+/// `random.Random(32)`, tools/gen_kqkr.py). Every one is mated inside the
+/// fifty-move rule, and the search's plies in all are no more than the tables'
+/// path's (both sides at depth 6, the path replayed with the same network).
 #[test]
-fn a_won_ending_is_mated_sooner_than_along_the_tables_path() {
+fn won_endings_are_mated_no_later_than_along_the_tables_path() {
     let Some(t) = tables() else { return };
     let mut e = engine(&t);
-    let (plies, path_plies) = plies_to_mate_and_tables_path(&mut e, &t, "8/8/8/8/2k5/8/1r6/4K2Q w - - 0 1");
-    assert!(plies <= path_plies, "mated after {plies} plies, later than the tables' path ({path_plies})");
-    let (plies, path_plies) = plies_to_mate_and_tables_path(&mut e, &t, "8/1r6/1k6/8/4Q3/8/8/1K6 w - - 0 1");
-    assert!(plies < path_plies, "mated after {plies} plies, no sooner than the tables' path ({path_plies})");
+    let (mut total, mut path_total) = (0, 0);
+    for fen in KQKR_WINS {
+        let (plies, path_plies) = plies_to_mate_and_tables_path(&mut e, &t, fen);
+        eprintln!("{fen}: {plies} vs {path_plies}");
+        total += plies;
+        path_total += path_plies;
+    }
+    assert!(total <= path_total, "mated after {total} plies in all, later than the tables' path ({path_total})");
 }
+
+/// The set of `won_endings_are_mated_no_later_than_along_the_tables_path`.
+const KQKR_WINS: [&str; 26] = [
+    "8/8/8/8/2k5/8/1r6/4K2Q w - - 0 1",
+    "8/1r6/1k6/8/4Q3/8/8/1K6 w - - 0 1",
+    "7Q/8/8/8/6K1/8/8/3kr3 w - - 0 1",
+    "4K3/8/7Q/8/8/r7/8/k7 w - - 0 1",
+    "6Q1/8/8/4r3/1k6/8/8/1K6 w - - 0 1",
+    "6Q1/8/1r6/8/8/8/8/k3K3 w - - 0 1",
+    "8/K7/7Q/8/k7/r7/8/8 w - - 0 1",
+    "7Q/8/8/8/8/8/5r2/K2k4 w - - 0 1",
+    "8/3k4/r7/8/4K3/8/6Q1/8 w - - 0 1",
+    "1Q6/8/8/8/8/8/8/r2k3K w - - 0 1",
+    "8/8/8/Q4rk1/8/1K6/8/8 w - - 0 1",
+    "8/8/8/8/7K/8/1rQ5/k7 w - - 0 1",
+    "8/5Q2/8/4K3/8/8/7r/2k5 w - - 0 1",
+    "8/3K4/8/8/8/4kr2/2Q5/8 w - - 0 1",
+    "K7/8/8/8/8/6r1/7k/3Q4 w - - 0 1",
+    "8/4Q3/1k6/8/5K2/8/2r5/8 w - - 0 1",
+    "8/8/5r2/3k4/8/8/3K4/3Q4 w - - 0 1",
+    "8/8/8/2Q5/8/5r2/K2k4/8 w - - 0 1",
+    "k7/5Q1K/8/8/1r6/8/8/8 w - - 0 1",
+    "8/8/8/7K/8/2r5/1k6/5Q2 w - - 0 1",
+    "8/8/8/8/5K2/1r5Q/2k5/8 w - - 0 1",
+    "3r4/8/3k4/8/6K1/8/8/1Q6 w - - 0 1",
+    "4Q3/K7/8/8/8/6k1/6r1/8 w - - 0 1",
+    "K7/8/8/2kr4/7Q/8/8/8 w - - 0 1",
+    "8/8/8/4k1r1/2Q5/8/8/1K6 w - - 0 1",
+    "8/8/8/2K5/7k/2Q3r1/8/8 w - - 0 1",
+];
 
 /// Plies to mate from `fen` as the search plays it (mated within the
 /// fifty-move rule) and along the tables' path (mated).

@@ -239,12 +239,9 @@ tunables! {
 
     /// The butterfly history of the opponent's quiet move into a node moves
     /// by this many per centipawn the static evaluation fell for them…
-    /// Off (0) for now: 16 gained +15.4 [+1.5, +29.3] at 50,000 nodes (1,200
-    /// games, tools/examples/eval_diff_history_50k.txt) but moves the plies
-    /// to mate of tests/syzygy.rs's KQvKR conversion past the tables' path in
-    /// one position (51 vs 47; over ten such positions the search's total is
-    /// 308 plies with it and without it, the path's 306 and 320).
-    eval_diff_hist_mul = 0, 0..=64, 2;
+    /// 16 gained +15.4 [+1.5, +29.3] at 50,000 nodes (1,200 games,
+    /// tools/examples/eval_diff_history_50k.txt).
+    eval_diff_hist_mul = 16, 0..=64, 2;
     /// … up to this much either way.
     eval_diff_hist_max = 1600, 200..=4000, 100;
 
