@@ -98,9 +98,12 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let root = Position::from_fen(fen).expect("bench FENs are valid");
         // Empty table and histories (cleared in place, as `ucinewgame`
-        // does): each position's count stands alone.
-        worker.clear();
-        tt.clear();
+        // does): each position's count stands alone. The first position's
+        // were cleared just before the clock started.
+        if i > 0 {
+            worker.clear();
+            tt.clear();
+        }
         let job = bench_job(root, depth, &tt, eval);
         let t = Instant::now();
         let result = worker.search(&job);
