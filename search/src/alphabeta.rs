@@ -164,6 +164,9 @@ impl Worker {
         // sharpened by the table's bound when it agrees.
         // In check there is no static evaluation to correct, and no correction to learn.
         let corr_keys = (!in_check).then(|| CorrKeys::of(&view).after(self.last_two_moves(ply)));
+        if let Some(keys) = &corr_keys {
+            self.corr.prefetch(us, keys);
+        }
         let raw_eval = if in_check {
             -INFINITY
         } else if singular_node {

@@ -15,6 +15,7 @@ pub mod movepick;
 pub mod output;
 pub mod params;
 pub mod pool;
+mod prefetch;
 mod prune;
 mod qsearch;
 pub mod score;

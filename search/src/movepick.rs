@@ -1,6 +1,10 @@
 //! Staged move picking: hash move, good captures (MVV-LVA, SEE ≥ 0), quiet
 //! moves ordered by killers, counter-move and histories, then bad captures.
-//! Quiet moves are generated only when the captures did not cut off.
+//! Quiet moves are generated only when the captures did not cut off, and
+//! scored before any of them is searched. Scored after the killers had been
+//! searched (Stockfish's order), which skips generating them at every killer
+//! cut-off, the fresher histories scored −9.9 ± 18.6 Elo at 50,000 nodes a
+//! move (600 games): not shown harmless, so the order stays as it was.
 
 use crate::history::{History, PieceTo, QuietKeys};
 use crate::params::{
@@ -31,10 +35,11 @@ pub struct PickContext<'a> {
     pub hist: &'a History,
     /// What the node's quiet histories are looked up by.
     pub keys: &'a QuietKeys,
-    /// The table: every generated move's child bucket is prefetched as its
-    /// stage's moves are scored (the hash move's when it is vetted), so the
-    /// loads overlap while the moves are sorted, vetted (SEE), weighed by
-    /// the search and searched in turn.
+    /// The table: every capture's child bucket is prefetched as the captures
+    /// are scored, the hash move's when it is vetted, a refutation's when it
+    /// is handed out, and the other quiets' when the first of them is (so
+    /// the loads overlap while the moves are sorted, vetted (SEE), weighed
+    /// by the search and searched in turn).
     pub tt: &'a TranspositionTable,
 }
 
@@ -79,7 +84,13 @@ pub struct MovePicker {
     captures_only: bool,
     /// Set by the search once late quiets are pruned, to skip generating them.
     pub skip_quiets: bool,
+    /// Whether the quiets' child buckets have been prefetched.
+    quiets_prefetched: bool,
 }
+
+/// The least quiet-move score of a refutation (killers, counter-move): above
+/// every history score, so they come first among the quiets.
+const REFUTATION_MIN: i32 = (1 << 30) - 2;
 
 /// The piece-to key of a move in a position.
 #[inline(always)]
@@ -108,6 +119,7 @@ impl MovePicker {
             bad_next: 0,
             captures_only: false,
             skip_quiets: false,
+            quiets_prefetched: false,
         }
     }
 
@@ -150,16 +162,31 @@ impl MovePicker {
         let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.keys);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
-            ctx.prefetch_child(m);
             self.buf.scores[i] = if m == self.killers[0] {
                 1 << 30
             } else if m == self.killers[1] {
                 (1 << 30) - 1
             } else if m == self.counter {
-                (1 << 30) - 2
+                REFUTATION_MIN
             } else {
                 scorer.order(m, piece_to(ctx.pos, m))
             };
+        }
+    }
+
+    /// Prefetches the child bucket of quiet `m`, just handed out; at the
+    /// first quiet that is not a refutation, those of all the quiets left.
+    /// A node cut off by a killer or the counter-move so skips the other
+    /// quiets' loads: issued all at once they stall the core (on Zen 3,
+    /// 16% of the picker's samples sat on the prefetches of the quiets).
+    fn prefetch_quiets(&mut self, ctx: &PickContext, m: Move) {
+        if self.buf.scores[self.next - 1] >= REFUTATION_MIN {
+            ctx.prefetch_child(m);
+        } else if !self.quiets_prefetched {
+            self.quiets_prefetched = true;
+            for &q in &self.buf.list.as_slice()[self.next - 1..] {
+                ctx.prefetch_child(q);
+            }
         }
     }
 
@@ -234,7 +261,10 @@ impl MovePicker {
                     match self.pick_best() {
                         None => self.stage = Stage::BadCaptures,
                         Some(m) if m == self.tt_move => {}
-                        Some(m) => return Some(m),
+                        Some(m) => {
+                            self.prefetch_quiets(ctx, m);
+                            return Some(m);
+                        }
                     }
                 }
                 Stage::BadCaptures => {
@@ -252,5 +282,80 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::QuietKeys;
+    use tetrad_simd::generate;
+
+    const FENS: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3",
+        "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1",
+    ];
+
+    fn picked(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> Vec<Move> {
+        let (view, hist, keys, tt) =
+            (NodeView::new(pos), History::new(), QuietKeys::default(), TranspositionTable::new(1));
+        let ctx = PickContext { pos, view: &view, hist: &hist, keys: &keys, tt: &tt };
+        let mut picker = MovePicker::new(tt_move, killers, counter, PickBuffers::boxed());
+        std::iter::from_fn(|| picker.next(&ctx)).collect()
+    }
+
+    /// Killers and counter-move, legal or not, quiet or not, repeated or
+    /// not: every legal move comes once, and the legal quiet refutations
+    /// come first among the quiet moves, in their order.
+    #[test]
+    fn refutations_keep_every_move_once_and_lead_the_quiets() {
+        let strangers: Vec<Move> = FENS
+            .iter()
+            .flat_map(|f| {
+                let mut l = MoveList::new();
+                generate(&Position::from_fen(f).unwrap(), GenType::All, &mut l);
+                l.as_slice().to_vec()
+            })
+            .collect();
+        let mut with_two = 0;
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut legal = MoveList::new();
+            generate(&pos, GenType::All, &mut legal);
+            let mut expected: Vec<u16> = legal.iter().map(|m| m.raw()).collect();
+            expected.sort_unstable();
+            let pool: Vec<Move> = [Move::NULL]
+                .into_iter()
+                .chain(legal.iter().copied())
+                .chain(strangers.iter().copied().step_by(7))
+                .collect();
+            for (i, &k0) in pool.iter().enumerate() {
+                let k1 = pool[(i * 5 + 3) % pool.len()];
+                let counter = if i % 3 == 0 { k0 } else { pool[(i * 11 + 1) % pool.len()] };
+                let tt_move = if i % 4 == 0 { k1 } else { Move::NULL };
+                let order = picked(&pos, tt_move, [k0, k1], counter);
+                let mut got: Vec<u16> = order.iter().map(|m| m.raw()).collect();
+                got.sort_unstable();
+                assert_eq!(got, expected, "{fen}: killers {k0:?} {k1:?} counter {counter:?} tt {tt_move:?}");
+                let mut refutations = Vec::new();
+                for m in [k0, k1, counter] {
+                    if legal.contains(m) && !is_noisy(&pos, m) && m != tt_move && !refutations.contains(&m) {
+                        refutations.push(m);
+                    }
+                }
+                let first_quiets: Vec<Move> = order
+                    .iter()
+                    .copied()
+                    .filter(|&m| !is_noisy(&pos, m) && m != tt_move)
+                    .take(refutations.len())
+                    .collect();
+                assert_eq!(first_quiets, refutations, "{fen}");
+                with_two += usize::from(refutations.len() >= 2);
+            }
+        }
+        assert!(with_two >= 20, "the pool gave only {with_two} cases of two legal quiet refutations");
     }
 }

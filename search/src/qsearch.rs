@@ -44,10 +44,12 @@ impl Worker {
             (raw_eval, static_eval) = (-INFINITY, -INFINITY);
             best_score = -INFINITY;
         } else {
+            let corr_keys = CorrKeys::of(&view).after(self.last_two_moves(ply));
+            self.corr.prefetch(pos.side_to_move(), &corr_keys);
             raw_eval = tt_entry
                 .and_then(|e| e.static_eval())
                 .unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
-            let corr = self.corr.get(pos.side_to_move(), &CorrKeys::of(&view).after(self.last_two_moves(ply)));
+            let corr = self.corr.get(pos.side_to_move(), &corr_keys);
             static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
             best_score = static_eval;
             if best_score >= beta {

@@ -261,12 +261,7 @@ impl TranspositionTable {
     /// Hints the CPU to fetch the bucket for `key`.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: prefetch is only a hint; the pointer is to a live bucket.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
+        crate::prefetch::prefetch(self.bucket(key));
     }
 
     /// Looks up `key`; a torn or foreign entry is a miss.
