@@ -163,9 +163,9 @@ impl MovePicker {
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             self.buf.scores[i] = if m == self.killers[0] {
-                1 << 30
+                REFUTATION_MIN + 2
             } else if m == self.killers[1] {
-                (1 << 30) - 1
+                REFUTATION_MIN + 1
             } else if m == self.counter {
                 REFUTATION_MIN
             } else {
@@ -299,10 +299,16 @@ mod tests {
         "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1",
     ];
 
-    fn picked(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> Vec<Move> {
-        let (view, hist, keys, tt) =
-            (NodeView::new(pos), History::new(), QuietKeys::default(), TranspositionTable::new(1));
-        let ctx = PickContext { pos, view: &view, hist: &hist, keys: &keys, tt: &tt };
+    /// Every move a fresh picker hands out (empty histories: they are only read).
+    fn picked(
+        (hist, tt): (&History, &TranspositionTable),
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+    ) -> Vec<Move> {
+        let (view, keys) = (NodeView::new(pos), QuietKeys::default());
+        let ctx = PickContext { pos, view: &view, hist, keys: &keys, tt };
         let mut picker = MovePicker::new(tt_move, killers, counter, PickBuffers::boxed());
         std::iter::from_fn(|| picker.next(&ctx)).collect()
     }
@@ -320,6 +326,7 @@ mod tests {
                 l.as_slice().to_vec()
             })
             .collect();
+        let (hist, tt) = (History::new(), TranspositionTable::new(1));
         let mut with_two = 0;
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
@@ -336,7 +343,7 @@ mod tests {
                 let k1 = pool[(i * 5 + 3) % pool.len()];
                 let counter = if i % 3 == 0 { k0 } else { pool[(i * 11 + 1) % pool.len()] };
                 let tt_move = if i % 4 == 0 { k1 } else { Move::NULL };
-                let order = picked(&pos, tt_move, [k0, k1], counter);
+                let order = picked((&hist, &tt), &pos, tt_move, [k0, k1], counter);
                 let mut got: Vec<u16> = order.iter().map(|m| m.raw()).collect();
                 got.sort_unstable();
                 assert_eq!(got, expected, "{fen}: killers {k0:?} {k1:?} counter {counter:?} tt {tt_move:?}");
