@@ -1,5 +1,6 @@
-//! AVX2 kernels: 16 lanes of `i16` per register; a 256-neuron slice of the
-//! accumulator lives in all 16 `ymm` registers while rows stream in.
+//! AVX2 kernels: 16 lanes of `i16` per register; a slice of up to 256
+//! neurons of the accumulator lives in up to all 16 `ymm` registers while
+//! rows stream in (a 384-wide one in two slices of 12).
 
 use super::Kernels;
 use crate::nnue::QA;
@@ -24,8 +25,8 @@ fn store(d: &mut [i16; LANES], v: __m256i) {
 }
 
 /// [`update`] for a width `H` known when compiling: the accumulator in
-/// slices of `REGS` registers (half as many when `H` is an odd multiple of
-/// 128), every bound known, every loop unrolled.
+/// slices of up to `REGS` registers that divide it evenly
+/// ([`super::slice_regs`]), every bound known, every loop unrolled.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn update_fixed<const H: usize>(
@@ -35,7 +36,7 @@ fn update_fixed<const H: usize>(
     adds: &[usize],
     subs: &[usize],
 ) {
-    let r = if H.is_multiple_of(REGS * LANES) { REGS } else { REGS / 2 };
+    let r = super::slice_regs(H, LANES, REGS);
     let (d, _) = acc.as_chunks_mut::<LANES>();
     let s = from.map(|f| f.as_chunks::<LANES>().0);
     for c in (0..H / LANES).step_by(r) {

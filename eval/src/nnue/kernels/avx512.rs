@@ -1,5 +1,6 @@
-//! AVX-512 (BW) kernels: 32 lanes of `i16` per register; a 256-neuron slice
-//! of the accumulator takes 8 `zmm` registers while rows stream in.
+//! AVX-512 (BW) kernels: 32 lanes of `i16` per register; a slice of up to
+//! 512 neurons of the accumulator takes up to 16 `zmm` registers while rows
+//! stream in (a 384-wide one whole, in 12).
 
 use super::Kernels;
 use crate::nnue::QA;
@@ -7,7 +8,7 @@ use std::arch::x86_64::*;
 
 const LANES: usize = 32;
 /// Registers that hold a slice of the accumulator while rows stream in.
-const REGS: usize = 8;
+const REGS: usize = 16;
 
 #[inline]
 #[target_feature(enable = "avx512bw")]
@@ -24,8 +25,8 @@ fn store(d: &mut [i16; LANES], v: __m512i) {
 }
 
 /// [`update`] for a width `H` known when compiling: the accumulator in
-/// slices of `REGS` registers (half as many when `H` is an odd multiple of
-/// 128), every bound known, every loop unrolled.
+/// slices of up to `REGS` registers that divide it evenly
+/// ([`super::slice_regs`]), every bound known, every loop unrolled.
 #[inline]
 #[target_feature(enable = "avx512bw")]
 fn update_fixed<const H: usize>(
@@ -35,7 +36,7 @@ fn update_fixed<const H: usize>(
     adds: &[usize],
     subs: &[usize],
 ) {
-    let r = if H.is_multiple_of(REGS * LANES) { REGS } else { REGS / 2 };
+    let r = super::slice_regs(H, LANES, REGS);
     let (d, _) = acc.as_chunks_mut::<LANES>();
     let s = from.map(|f| f.as_chunks::<LANES>().0);
     for c in (0..H / LANES).step_by(r) {

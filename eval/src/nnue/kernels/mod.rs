@@ -5,7 +5,7 @@
 //! - [`update`]: one perspective's accumulator from another (its parent's,
 //!   or itself before the change) plus and minus weight rows (wrapping `i16`
 //!   lanes, as the hardware adds them), so a child never copies first; the
-//!   width is any multiple of 128, done in slices of 256 (or 128) neurons
+//!   width is any multiple of 128, done in the fewest even slices of neurons
 //!   that stay in registers while the rows stream in;
 //! - [`screlu_dot`]: `Σ clamp(a, 0, QA)² · w` over one perspective, with the
 //!   product `clamp(a)·w` taken in 16 bits first (exact for |w| ≤ 128) and
@@ -15,8 +15,8 @@
 //! |------------|-----------------------------------------------------------|
 //! | `scalar`   | the reference: plain loops                                |
 //! | `portable` | `wide` vectors (AVX2, SSE, NEON or arrays, as compiled)    |
-//! | `avx2`     | intrinsics; the whole accumulator stays in 16 registers   |
-//! | `avx512`   | intrinsics; 8 registers of 32 lanes                       |
+//! | `avx2`     | intrinsics; slices of up to 16 registers of 16 lanes      |
+//! | `avx512`   | intrinsics; slices of up to 16 registers of 32 lanes      |
 //!
 //! [`update`] and [`screlu_dot`] use the best kernel the build targets
 //! (`cfg(target_feature)`); [`all`] lists every kernel this CPU can run, for
@@ -82,6 +82,20 @@ macro_rules! by_width_update {
     }};
 }
 pub(crate) use by_width_update;
+
+/// How many registers of `lanes` lanes hold one slice of an accumulator
+/// `h` wide while rows stream in: the most, up to `max`, that divide it
+/// evenly, so a width of 384 goes in two passes over the rows of 12
+/// registers (AVX2) rather than three of 8. Every pass re-reads the list
+/// of rows and loads and stores its slice once.
+pub(crate) const fn slice_regs(h: usize, lanes: usize, max: usize) -> usize {
+    let units = h / lanes;
+    let mut r = if units < max { units } else { max };
+    while r > 1 && !units.is_multiple_of(r) {
+        r -= 1;
+    }
+    r
+}
 
 /// `acc = from` (or `acc` itself) plus rows `adds` minus rows `subs` (offsets into `w1`; rows as long as `acc`).
 pub type UpdateFn = fn(&mut [i16], Option<&[i16]>, &[i16], &[usize], &[usize]);
@@ -168,16 +182,29 @@ mod tests {
         }
     }
 
+    /// Slices divide the width evenly and are as large as the registers allow.
+    #[test]
+    fn slices_divide_the_width() {
+        let cases = [(128, 8), (256, 16), (384, 12), (512, 16), (640, 10), (768, 16), (896, 14), (1024, 16)];
+        for (h, want) in cases {
+            assert_eq!(slice_regs(h, 16, 16), want, "width {h}, 16 lanes");
+            assert!((h / 16).is_multiple_of(slice_regs(h, 16, 16)));
+        }
+        assert_eq!(slice_regs(384, 32, 16), 12);
+        assert_eq!(slice_regs(1024, 32, 16), 16);
+    }
+
     /// Every kernel against the scalar twin, on random rows, accumulators
     /// and weights, including values that wrap and weights at ±128, for
-    /// widths done in 256-neuron slices and in 128-neuron ones.
+    /// widths done in slices of every size [`slice_regs`] picks (16, 12,
+    /// 8, 10 and 14 AVX2 registers).
     #[test]
     fn kernels_match_scalar() {
         let mut rng = Rng(0x1234_5678);
         let kernels = all();
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         assert!(kernels.iter().any(|k| k.name == "avx2"), "an AVX2 build must list its kernel");
-        for hidden in [256usize, 384, 512, 128] {
+        for hidden in [256usize, 384, 512, 128, 640, 896] {
             let inputs = 3 * 768;
             let w1: Vec<i16> = (0..inputs * hidden).map(|_| rng.next() as i16 >> (rng.next() % 8)).collect();
             for round in 0..100 {

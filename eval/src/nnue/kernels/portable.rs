@@ -21,7 +21,7 @@ pub(crate) fn update_fixed<const H: usize>(
     adds: &[usize],
     subs: &[usize],
 ) {
-    let r = if H.is_multiple_of(REGS * LANES) { REGS } else { REGS / 2 };
+    let r = super::slice_regs(H, LANES, REGS);
     let (d, _) = acc.as_chunks_mut::<LANES>();
     let s = from.map(|f| f.as_chunks::<LANES>().0);
     for c in (0..H / LANES).step_by(r) {
