@@ -102,28 +102,17 @@ impl Correction {
         cont.iter_mut().flatten().flatten().for_each(|row| row.fill(0));
     }
 
-    #[inline(always)]
-    fn index(key: u64) -> usize {
-        (key as usize) & (CORR_SIZE - 1)
-    }
-
-    /// Where a pair of moves' continuation correction is kept.
-    #[inline(always)]
-    fn cont_index([two, one]: [PieceTo; 2]) -> [usize; 4] {
-        [two.piece as usize & 15, two.to as usize & 63, one.piece as usize & 15, one.to as usize & 63]
-    }
-
     /// Starts loading the entries [`Correction::get`] will read for `k`: the
     /// tables (2.3 MiB) do not stay in L2, and the loads can overlap the
     /// network's evaluation that comes first.
     #[inline(always)]
     pub fn prefetch(&self, stm: Color, k: &CorrKeys) {
-        let s = stm.index();
-        crate::prefetch::prefetch(&self.pawns[s][Self::index(k.pawns)]);
-        crate::prefetch::prefetch(&self.material[s][Self::index(k.material)]);
-        crate::prefetch::prefetch(&self.non_pawn[s][0][Self::index(k.non_pawn[0])]);
-        crate::prefetch::prefetch(&self.non_pawn[s][1][Self::index(k.non_pawn[1])]);
-        if let Some([a, b, c, d]) = k.moves.map(Self::cont_index) {
+        let (s, at) = (stm.index(), Slots::of(k));
+        crate::prefetch::prefetch(&self.pawns[s][at.pawns]);
+        crate::prefetch::prefetch(&self.material[s][at.material]);
+        crate::prefetch::prefetch(&self.non_pawn[s][0][at.non_pawn[0]]);
+        crate::prefetch::prefetch(&self.non_pawn[s][1][at.non_pawn[1]]);
+        if let Some([a, b, c, d]) = at.cont {
             crate::prefetch::prefetch(&self.cont[a][b][c][d]);
         }
     }
@@ -131,12 +120,12 @@ impl Correction {
     /// The correction in centipawns for the side to move.
     #[inline]
     pub fn get(&self, stm: Color, k: &CorrKeys) -> i32 {
-        let s = stm.index();
+        let (s, at) = (stm.index(), Slots::of(k));
         let np = &self.non_pawn[s];
-        let non_pawn = np[0][Self::index(k.non_pawn[0])] as i32 + np[1][Self::index(k.non_pawn[1])] as i32;
-        let cont = k.moves.map(Self::cont_index).map_or(0, |[a, b, c, d]| self.cont[a][b][c][d] as i32);
-        (self.pawns[s][Self::index(k.pawns)] as i32
-            + self.material[s][Self::index(k.material)] as i32
+        let non_pawn = np[0][at.non_pawn[0]] as i32 + np[1][at.non_pawn[1]] as i32;
+        let cont = at.cont.map_or(0, |[a, b, c, d]| self.cont[a][b][c][d] as i32);
+        (self.pawns[s][at.pawns] as i32
+            + self.material[s][at.material] as i32
             + non_pawn * corr_non_pawn_pct() / 100
             + cont * corr_cont_pct() / 100)
             / CORR_GRAIN
@@ -144,28 +133,52 @@ impl Correction {
 
     /// Folds `diff` (search result minus static eval, cp) in with a depth-based weight.
     pub fn update(&mut self, stm: Color, k: &CorrKeys, diff: i32, depth: i32) {
-        let s = stm.index();
+        let (s, at) = (stm.index(), Slots::of(k));
         let w = (depth + 1).clamp(1, corr_weight_max());
         let max = corr_max_cp() * CORR_GRAIN;
         let target = (diff * CORR_GRAIN).clamp(-max, max);
         let [np_white, np_black] = &mut self.non_pawn[s];
         let mut spare = 0;
-        let cont = match k.moves {
-            Some(moves) => {
-                let [a, b, c, d] = Self::cont_index(moves);
-                &mut self.cont[a][b][c][d]
-            }
+        let cont = match at.cont {
+            Some([a, b, c, d]) => &mut self.cont[a][b][c][d],
             None => &mut spare,
         };
         for e in [
-            &mut self.pawns[s][Self::index(k.pawns)],
-            &mut self.material[s][Self::index(k.material)],
-            &mut np_white[Self::index(k.non_pawn[0])],
-            &mut np_black[Self::index(k.non_pawn[1])],
+            &mut self.pawns[s][at.pawns],
+            &mut self.material[s][at.material],
+            &mut np_white[at.non_pawn[0]],
+            &mut np_black[at.non_pawn[1]],
             cont,
         ] {
             let v = *e as i32;
             *e = ((v * (256 - w) + target * w) / 256).clamp(-max, max) as i16;
+        }
+    }
+}
+
+/// Where a node's entries sit in each table (the side to move picks the
+/// table): worked out once, so reading, learning and prefetching cannot
+/// disagree.
+struct Slots {
+    pawns: usize,
+    material: usize,
+    /// White's pieces, then Black's.
+    non_pawn: [usize; 2],
+    /// `[piece][to]` two plies up, then one ply up, when both were real moves.
+    cont: Option<[usize; 4]>,
+}
+
+impl Slots {
+    #[inline(always)]
+    fn of(k: &CorrKeys) -> Slots {
+        let index = |key: u64| (key as usize) & (CORR_SIZE - 1);
+        Slots {
+            pawns: index(k.pawns),
+            material: index(k.material),
+            non_pawn: k.non_pawn.map(index),
+            cont: k.moves.map(|[two, one]| {
+                [two.piece as usize & 15, two.to as usize & 63, one.piece as usize & 15, one.to as usize & 63]
+            }),
         }
     }
 }
