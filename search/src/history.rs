@@ -50,14 +50,19 @@ impl QuietKeys {
     }
 }
 
+/// The continuation table of "no earlier move" (after a null move, near the
+/// root) and of a node without pawn history: always zero, never written.
+static EMPTY_CONT: ContTable = [[0; 64]; 16];
+
 /// A from-to table of quiet moves.
 pub type FromTo = [[i16; 64]; 64];
 
 /// The history tables that score one node's quiet moves.
 pub struct QuietScorer<'a> {
     butterfly: &'a FromTo,
-    /// The four continuation tables, then the pawn structure's.
-    cont: [Option<&'a ContTable>; 5],
+    /// The four continuation tables, then the pawn structure's; an empty
+    /// table stands in for a missing one, so scoring a move never branches.
+    cont: [&'a ContTable; 5],
     /// The low-ply table of the node's ply, and that ply.
     low_ply: Option<(&'a FromTo, i32)>,
 }
@@ -67,7 +72,7 @@ impl QuietScorer<'_> {
     #[inline(always)]
     pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
         let mut s = self.butterfly[m.from().index()][m.to().index()] as i32;
-        for t in self.cont.iter().flatten() {
+        for t in self.cont {
             s += t[pt.piece as usize & 15][pt.to as usize & 63] as i32;
         }
         s
@@ -176,8 +181,12 @@ impl History {
     /// The tables a node's quiet moves are scored from, looked up once per node.
     #[inline]
     pub fn quiet_scorer(&self, c: Color, keys: &QuietKeys) -> QuietScorer<'_> {
-        fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> Option<&'t ContTable> {
-            (p.piece != 0).then(|| &t[p.piece as usize & 15][p.to as usize & 63])
+        fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> &'t ContTable {
+            if p.piece != 0 {
+                &t[p.piece as usize & 15][p.to as usize & 63]
+            } else {
+                &EMPTY_CONT
+            }
         }
         let prev = &keys.prev;
         QuietScorer {
@@ -187,7 +196,7 @@ impl History {
                 cont(&prev[1], &self.cont2),
                 cont(&prev[2], &self.cont2),
                 cont(&prev[3], &self.cont2),
-                keys.pawns.map(|slot| &self.pawn[slot as usize]),
+                keys.pawns.map_or(&EMPTY_CONT, |slot| &self.pawn[slot as usize]),
             ],
             low_ply: keys.low_ply.map(|p| (&self.low_ply[p as usize], p as i32)),
         }

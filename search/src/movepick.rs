@@ -190,18 +190,37 @@ impl MovePicker {
         }
     }
 
+    /// Generates and scores the captures. This and [`MovePicker::fill_quiets`]
+    /// are kept out of line: `next` is called once per move handed out and
+    /// each of them once per node, and inlined generators made every call
+    /// of `next` save and restore more registers.
+    #[inline(never)]
+    fn fill_captures(&mut self, ctx: &PickContext) {
+        self.buf.list.clear();
+        self.next = 0;
+        generate_in(ctx.pos, ctx.view, GenType::Captures, &mut self.buf.list);
+        self.score_captures(ctx);
+    }
+
+    /// Generates and scores the quiet moves.
+    #[inline(never)]
+    fn fill_quiets(&mut self, ctx: &PickContext) {
+        self.buf.list.clear();
+        self.next = 0;
+        generate_in(ctx.pos, ctx.view, GenType::Quiets, &mut self.buf.list);
+        self.score_quiets(ctx);
+    }
+
     /// Takes the best-scored remaining move of the current list (selection sort step).
     fn pick_best(&mut self) -> Option<Move> {
         let (start, n) = (self.next, self.buf.list.len());
         let scores = self.buf.scores.get(start..n).filter(|s| !s.is_empty())?;
-        // The first of the highest scores, as a plain scan over a slice (no bounds checks).
-        let (mut best, mut best_score) = (0, scores[0]);
-        for (i, &s) in scores.iter().enumerate().skip(1) {
-            if s > best_score {
-                (best, best_score) = (i, s);
-            }
-        }
-        let best = start + best;
+        // The first of the highest scores, in two passes: the maximum (a
+        // reduction the compiler vectorises), then where it first occurs.
+        // One pass keeping (index, score) was a chain of dependent
+        // compare-and-moves, ~6% of the bench's time.
+        let top = scores.iter().fold(i32::MIN, |m, &s| m.max(s));
+        let best = start + scores.iter().position(|&s| s == top).unwrap_or(0);
         let moves = self.buf.list.as_mut_slice();
         moves.swap(start, best);
         self.buf.scores.swap(start, best);
@@ -224,10 +243,7 @@ impl MovePicker {
                     self.tt_move = Move::NULL;
                 }
                 Stage::GenCaptures => {
-                    self.buf.list.clear();
-                    self.next = 0;
-                    generate_in(ctx.pos, ctx.view, GenType::Captures, &mut self.buf.list);
-                    self.score_captures(ctx);
+                    self.fill_captures(ctx);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.pick_best() {
@@ -247,10 +263,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.buf.list.clear();
-                    self.next = 0;
-                    generate_in(ctx.pos, ctx.view, GenType::Quiets, &mut self.buf.list);
-                    self.score_quiets(ctx);
+                    self.fill_quiets(ctx);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
