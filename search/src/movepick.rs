@@ -190,25 +190,21 @@ impl MovePicker {
         }
     }
 
-    /// Generates and scores the captures. This and [`MovePicker::fill_quiets`]
-    /// are kept out of line: `next` is called once per move handed out and
-    /// each of them once per node, and inlined generators made every call
-    /// of `next` save and restore more registers.
+    /// Generates and scores the quiet moves, or the captures. Kept out of
+    /// line (one copy for each): `next` is called once per move handed out
+    /// and this once per stage, and inlined generators made every call of
+    /// `next` save and restore more registers.
     #[inline(never)]
-    fn fill_captures(&mut self, ctx: &PickContext) {
+    fn fill<const QUIETS: bool>(&mut self, ctx: &PickContext) {
         self.buf.list.clear();
         self.next = 0;
-        generate_in(ctx.pos, ctx.view, GenType::Captures, &mut self.buf.list);
-        self.score_captures(ctx);
-    }
-
-    /// Generates and scores the quiet moves.
-    #[inline(never)]
-    fn fill_quiets(&mut self, ctx: &PickContext) {
-        self.buf.list.clear();
-        self.next = 0;
-        generate_in(ctx.pos, ctx.view, GenType::Quiets, &mut self.buf.list);
-        self.score_quiets(ctx);
+        let kind = if QUIETS { GenType::Quiets } else { GenType::Captures };
+        generate_in(ctx.pos, ctx.view, kind, &mut self.buf.list);
+        if QUIETS {
+            self.score_quiets(ctx);
+        } else {
+            self.score_captures(ctx);
+        }
     }
 
     /// Takes the best-scored remaining move of the current list (selection sort step).
@@ -243,7 +239,7 @@ impl MovePicker {
                     self.tt_move = Move::NULL;
                 }
                 Stage::GenCaptures => {
-                    self.fill_captures(ctx);
+                    self.fill::<false>(ctx);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.pick_best() {
@@ -263,7 +259,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.fill_quiets(ctx);
+                    self.fill::<true>(ctx);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
