@@ -1,18 +1,14 @@
 //! Rook and bishop attack tables, indexed by `pext` or by magic multiplication.
 //!
 //! Both methods map the occupancy of a square's relevant squares (its rays
-//! without the board edge) to a dense index into one table of 107,648
-//! entries, 2^bits per square:
+//! without the board edge) to a dense index into one table of 107,648 attack
+//! sets (841 KiB), 2^bits entries per square:
 //!
 //! - **pext**: `pext(occ, mask)` — one instruction where BMI2 is fast
-//!   (Intel since Haswell, AMD since Zen 3). An attack set is a subset of
-//!   the square's empty-board rays (at most 14 squares), so the table keeps
-//!   it as 16 bits, `pext(attacks, rays)`, and the lookup spreads it back
-//!   with `pdep`: 210 KiB that stay in L2 next to the network's weights,
-//!   instead of 841 KiB that did not.
+//!   (Intel since Haswell, AMD since Zen 3).
 //! - **magic**: `((occ & mask) * magic) >> (64 - bits)` — portable, and the
-//!   choice on AMD Zen 1/2, where `pext` and `pdep` are microcoded and take
-//!   tens to hundreds of cycles; its table holds whole 64-bit sets (841 KiB). The magics are constants, found once by a seeded
+//!   choice on AMD Zen 1/2, where `pext` is microcoded and takes tens to
+//!   hundreds of cycles. The magics are constants, found once by a seeded
 //!   search (`find_magic`, in the tests; 0.2 s: too slow to repeat at every start-up).
 //!
 //! [`sliders`] builds the table once per process with the method that is
@@ -129,8 +125,6 @@ const BISHOP_MAGICS: [u64; 64] = [
 #[derive(Clone, Copy, Default)]
 struct Entry {
     mask: u64,
-    /// The empty-board attack set (pext tables: what the 16 bits spread over).
-    rays: u64,
     magic: u64,
     shift: u32,
     offset: u32,
@@ -138,10 +132,7 @@ struct Entry {
 
 /// Rook and bishop attack sets on a given occupancy.
 pub struct Sliders {
-    /// Magic tables: whole attack sets.
     attacks: Box<[u64]>,
-    /// Pext tables: attack sets as `pext(attacks, rays)`.
-    compact: Box<[u16]>,
     rook: [Entry; 64],
     bishop: [Entry; 64],
     pext: bool,
@@ -153,16 +144,10 @@ pub const TABLE_SIZE: usize = 107_648;
 impl Sliders {
     /// Builds the tables for one indexing method.
     pub fn build(method: SliderIndex) -> Sliders {
-        let packed = method == SliderIndex::Pext && pext_compiled();
-        let mut s = Sliders {
-            attacks: Box::default(),
-            compact: Box::default(),
-            rook: [Entry::default(); 64],
-            bishop: [Entry::default(); 64],
-            pext: packed,
-        };
-        let mut table = vec![0u64; if packed { 0 } else { TABLE_SIZE }];
-        let mut compact = vec![0u16; if packed { TABLE_SIZE } else { 0 }];
+        let pext = method == SliderIndex::Pext && pext_compiled();
+        let mut s =
+            Sliders { attacks: Box::default(), rook: [Entry::default(); 64], bishop: [Entry::default(); 64], pext };
+        let mut table = vec![0u64; TABLE_SIZE];
         let mut offset = 0usize;
         let mut subsets = Vec::with_capacity(4096);
         let mut reference = Vec::with_capacity(4096);
@@ -186,18 +171,15 @@ impl Sliders {
                         break;
                     }
                 }
-                let rays = reference[0];
-                let mut e = Entry { mask, rays, magic: 0, shift: 64 - bits, offset: offset as u32 };
-                let slots = offset..offset + (1 << bits);
-                if packed {
+                let mut e = Entry { mask, magic: 0, shift: 64 - bits, offset: offset as u32 };
+                let slot = &mut table[offset..offset + (1 << bits)];
+                if pext {
                     // Subsets in carry-rippler order are in increasing pext order.
-                    for (slot, &att) in compact[slots].iter_mut().zip(&reference) {
-                        *slot = pext(att, rays) as u16;
-                    }
+                    slot.copy_from_slice(&reference);
                 } else {
                     e.magic = if bishop { BISHOP_MAGICS[sq.index()] } else { ROOK_MAGICS[sq.index()] };
                     for (&occ, &att) in subsets.iter().zip(&reference) {
-                        table[slots.start + (occ.wrapping_mul(e.magic) >> e.shift) as usize] = att;
+                        slot[(occ.wrapping_mul(e.magic) >> e.shift) as usize] = att;
                     }
                 }
                 offset += 1 << bits;
@@ -210,7 +192,6 @@ impl Sliders {
         }
         debug_assert_eq!(offset, TABLE_SIZE);
         s.attacks = table.into_boxed_slice();
-        s.compact = compact.into_boxed_slice();
         s
     }
 
@@ -225,14 +206,9 @@ impl Sliders {
 
     #[inline(always)]
     fn lookup(&self, e: &Entry, occ: u64) -> u64 {
+        let index = if self.pext { pext(occ, e.mask) } else { (occ & e.mask).wrapping_mul(e.magic) >> e.shift };
         // In bounds by construction; `get` keeps a bad index from panicking.
-        if self.pext {
-            let packed = self.compact.get(e.offset as usize + pext(occ, e.mask) as usize).copied().unwrap_or(0);
-            pdep(u64::from(packed), e.rays)
-        } else {
-            let index = (occ & e.mask).wrapping_mul(e.magic) >> e.shift;
-            self.attacks.get(e.offset as usize + index as usize).copied().unwrap_or(0)
-        }
+        self.attacks.get(e.offset as usize + index as usize).copied().unwrap_or(0)
     }
 
     /// Rook attacks from `sq` on occupancy `occ`.
@@ -261,21 +237,6 @@ fn pext(a: u64, mask: u64) -> u64 {
     {
         // SAFETY: compiled only when the build targets BMI2, so the instruction exists.
         unsafe { std::arch::x86_64::_pext_u64(a, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let _ = (a, mask);
-        0
-    }
-}
-
-/// `pdep` where the build targets BMI2; never called otherwise.
-#[inline(always)]
-fn pdep(a: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: compiled only when the build targets BMI2, so the instruction exists.
-        unsafe { std::arch::x86_64::_pdep_u64(a, mask) }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
@@ -386,8 +347,8 @@ mod tests {
     }
 
     /// Every subset of every mask maps to its own attack set under the constant
-    /// magics (no destructive collision) and through the packed pext tables,
-    /// and the search re-finds the first magics.
+    /// magics (no destructive collision) and under pext, and the search
+    /// re-finds the first magics.
     #[test]
     fn every_occupancy_is_exactly_right() {
         for method in SliderIndex::available() {
