@@ -213,8 +213,9 @@ impl MovePicker {
         let scores = self.buf.scores.get(start..n).filter(|s| !s.is_empty())?;
         // The first of the highest scores, as a plain scan over a slice (no
         // bounds checks). Two passes, a vectorised maximum then its first
-        // position, measured slower on Zen 4 (0.968x, 0 of 15 pairs faster)
-        // and within the noise on Zen 3 (2026-11-29, 12 rounds: 0.97-1.01x).
+        // position, measured slower on Zen 4 (0.968x, 0 of 15 pairs faster);
+        // on Zen 3 this scan ran at 0.957 and 0.992 of it in the two orders
+        // (6 rounds each, 2026-11-29), inside that host's noise.
         let (mut best, mut best_score) = (0, scores[0]);
         for (i, &s) in scores.iter().enumerate().skip(1) {
             if s > best_score {
