@@ -1,14 +1,21 @@
 #!/bin/bash
-# Speed of builds on a noisy machine: each round runs every build's `tetrad bench [DEPTH]` in turn;
-# prints, for each build after the first, the median (and spread) of its per-round nps ratio to the first.
+# Speed of builds on a noisy machine: each round runs every build's `tetrad bench [DEPTH]` in turn,
+# the order rotated by one build each round (on a shared Zen 3 the first run of a round was favoured by
+# ~3%: rotating spreads that over every build); prints, for each build after the first, the median (and
+# spread) of its per-round nps ratio to the first.
 # usage: DEPTH=15 tools/nps_rounds.sh ROUNDS BASE_BINARY OTHER_BINARY...
 set -eu
 rounds=$1; shift
+builds=("$@")
+n=${#builds[@]}
 out=$(mktemp)
-for _ in $(seq "$rounds"); do
-  line=""
-  for b in "$@"; do line="$line $("$b" bench ${DEPTH:-} 2>/dev/null | tail -1 | awk '{print $3}')"; done
-  echo "$line" >> "$out"
+for round in $(seq 0 $((rounds - 1))); do
+  nps=()
+  for k in $(seq 0 $((n - 1))); do
+    j=$(( (k + round) % n ))
+    nps[j]=$("${builds[j]}" bench ${DEPTH:-} 2>/dev/null | tail -1 | awk '{print $3}')
+  done
+  echo "${nps[*]}" >> "$out"
 done
 python3 - "$out" "$@" <<'PY'
 import statistics as st, sys
