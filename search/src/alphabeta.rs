@@ -298,7 +298,7 @@ impl Worker {
         let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns)).at_ply(ply);
         let prev = &keys.prev;
         let counter = if prev[0].piece != 0 {
-            self.hist.counter[prev[0].piece as usize][prev[0].to as usize]
+            *prev[0].entry(&self.hist.counter)
         } else {
             Move::NULL
         };
@@ -569,24 +569,23 @@ impl Worker {
     ) {
         let bonus = history_bonus(depth);
         let cap_key = |pos: &Position, m: Move| {
-            let pt = piece_to(pos, m);
             let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-            (pt.piece as usize, pt.to as usize, victim)
+            (piece_to(pos, m), victim)
         };
         if noisy {
-            let (a, b, c) = cap_key(pos, m);
-            crate::history::gravity(&mut self.hist.capture[a][b][c], bonus);
+            let (pt, victim) = cap_key(pos, m);
+            crate::history::gravity(&mut pt.entry_mut(&mut self.hist.capture)[victim], bonus);
         } else {
             self.hist.add_killer(ply, m);
             let prev = &keys.prev;
             if prev[0].piece != 0 {
-                self.hist.counter[prev[0].piece as usize][prev[0].to as usize] = m;
+                *prev[0].entry_mut(&mut self.hist.counter) = m;
             }
             self.hist.update_quiets(pos.side_to_move(), (m, piece_to(pos, m)), quiets, keys, depth);
         }
         for &c in captures {
-            let (a, b, v) = cap_key(pos, c);
-            crate::history::gravity(&mut self.hist.capture[a][b][v], -bonus);
+            let (pt, victim) = cap_key(pos, c);
+            crate::history::gravity(&mut pt.entry_mut(&mut self.hist.capture)[victim], -bonus);
         }
     }
 }

@@ -177,7 +177,8 @@ impl Slots {
             material: index(k.material),
             non_pawn: k.non_pawn.map(index),
             cont: k.moves.map(|[two, one]| {
-                [two.piece as usize & 15, two.to as usize & 63, one.piece as usize & 15, one.to as usize & 63]
+                let ((a, b), (c, d)) = (two.index(), one.index());
+                [a, b, c, d]
             }),
         }
     }

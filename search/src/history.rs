@@ -17,6 +17,29 @@ pub struct PieceTo {
     pub to: u8,
 }
 
+impl PieceTo {
+    /// Row (piece code) and column (square) of this key in a `[piece][to]`
+    /// table, masked to the table's 16 × 64 so that indexing needs no check.
+    #[inline(always)]
+    pub fn index(self) -> (usize, usize) {
+        (self.piece as usize & 15, self.to as usize & 63)
+    }
+
+    /// This key's entry of a `[piece][to]` table.
+    #[inline(always)]
+    pub fn entry<T>(self, table: &[[T; 64]; 16]) -> &T {
+        let (piece, to) = self.index();
+        &table[piece][to]
+    }
+
+    /// This key's entry of a `[piece][to]` table, to update.
+    #[inline(always)]
+    pub fn entry_mut<T>(self, table: &mut [[T; 64]; 16]) -> &mut T {
+        let (piece, to) = self.index();
+        &mut table[piece][to]
+    }
+}
+
 /// The moves that continuation history follows, seen from a node: those
 /// made 1, 2, 4 and 6 plies up (default where there was none, or a null move).
 pub type PrevMoves = [PieceTo; 4];
@@ -73,7 +96,7 @@ impl QuietScorer<'_> {
     pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
         let mut s = self.butterfly[m.from().index()][m.to().index()] as i32;
         for t in self.cont {
-            s += t[pt.piece as usize & 15][pt.to as usize & 63] as i32;
+            s += *pt.entry(t) as i32;
         }
         s
     }
@@ -183,7 +206,7 @@ impl History {
     pub fn quiet_scorer(&self, c: Color, keys: &QuietKeys) -> QuietScorer<'_> {
         fn cont<'t>(p: &PieceTo, t: &'t [[ContTable; 64]; 16]) -> &'t ContTable {
             if p.piece != 0 {
-                &t[p.piece as usize & 15][p.to as usize & 63]
+                p.entry(t)
             } else {
                 &EMPTY_CONT
             }
@@ -224,7 +247,7 @@ impl History {
     fn reward_quiet(&mut self, c: Color, m: Move, pt: PieceTo, keys: &QuietKeys, bonus: i32) {
         gravity(&mut self.butterfly[c.index()][m.from().index()][m.to().index()], bonus);
         if let Some(slot) = keys.pawns {
-            gravity(&mut self.pawn[slot as usize][pt.piece as usize & 15][pt.to as usize & 63], bonus);
+            gravity(pt.entry_mut(&mut self.pawn[slot as usize]), bonus);
         }
         if let Some(p) = keys.low_ply {
             let entry = &mut self.low_ply[p as usize][m.from().index()][m.to().index()];
@@ -245,10 +268,7 @@ impl History {
         for (i, p) in prev.iter().enumerate() {
             if p.piece != 0 {
                 let table = if i == 0 { &mut self.cont } else { &mut self.cont2 };
-                gravity(
-                    &mut table[p.piece as usize & 15][p.to as usize & 63][pt.piece as usize & 15][pt.to as usize & 63],
-                    bonus,
-                );
+                gravity(pt.entry_mut(p.entry_mut(table)), bonus);
             }
         }
     }

@@ -153,7 +153,7 @@ impl MovePicker {
             });
             let pt = piece_to(ctx.pos, m);
             let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-            let hist = ctx.hist.capture[pt.piece as usize][pt.to as usize][victim_kind] as i32;
+            let hist = pt.entry(&ctx.hist.capture)[victim_kind] as i32;
             self.buf.scores[i] = victim * capture_victim_mul() - attacker + promo + hist / capture_history_div();
         }
     }
