@@ -12,7 +12,7 @@ use crate::params::{
 };
 use crate::see::see_ge;
 use crate::tt::TranspositionTable;
-use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, Position};
+use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, PieceType, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 enum Stage {
@@ -136,25 +136,31 @@ impl MovePicker {
     }
 
     fn score_captures(&mut self, ctx: &PickContext) {
+        let ccr = ctx.pos.ccr();
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             ctx.prefetch_child(m);
-            let victim = match ctx.pos.piece_at(m.to()) {
-                Some(p) => mvv(p.kind().index()),
-                None => mvv(0) * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant),
+            // Each square's code read once: the prefetch between the reads
+            // kept the compiler from sharing them.
+            let (mover, target) = (ccr.code(m.from()), ccr.code(m.to()));
+            let kind_index = |code: u8| PieceType::from_bits(code & 7).map_or(0, PieceType::index);
+            let victim_kind = kind_index(target);
+            let victim = if target != 0 {
+                mvv(victim_kind)
+            } else {
+                mvv(0) * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant)
             };
-            let attacker = ctx.pos.piece_at(m.from()).map_or(0, |p| p.kind().index() as i32);
             let promo = m.promo().map_or(0, |p| {
-                if p == tetrad_simd::PieceType::Queen {
+                if p == PieceType::Queen {
                     capture_queen_promo()
                 } else {
                     capture_underpromo()
                 }
             });
-            let pt = piece_to(ctx.pos, m);
-            let victim_kind = ctx.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
+            let pt = PieceTo { piece: mover, to: m.to().index() as u8 };
             let hist = pt.entry(&ctx.hist.capture)[victim_kind] as i32;
-            self.buf.scores[i] = victim * capture_victim_mul() - attacker + promo + hist / capture_history_div();
+            self.buf.scores[i] =
+                victim * capture_victim_mul() - kind_index(mover) as i32 + promo + hist / capture_history_div();
         }
     }
 
