@@ -78,6 +78,18 @@ def analyse(engine, board, nodes, root_moves=None):
     return score, info["pv"][0] if info.get("pv") else None
 
 
+def by_depth(engine, board, move, nodes):
+    """The move searched alone to `nodes`: its score (side to move) at each completed depth."""
+    scores, last = [], None
+    with engine.analysis(board, chess.engine.Limit(nodes=nodes), root_moves=[move], game=object()) as search:
+        for info in search:
+            bounded = "upperbound" in info or "lowerbound" in info
+            if "score" in info and info.get("depth") not in (None, last) and not bounded:
+                last = info["depth"]
+                scores.append(f"{last}:{info['score'].pov(board.turn).score(mate_score=10000) / 100:+.2f}")
+    return " ".join(scores[-14:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pgn", required=True)
@@ -89,6 +101,9 @@ def main():
     ap.add_argument("--nodes", type=int, default=1_000_000, help="Tetrad's first look")
     ap.add_argument("--deep", type=int, default=8_000_000, help="Tetrad's deeper look and the opponent's")
     ap.add_argument("--hash", type=int, default=64)
+    ap.add_argument("--by-depth", type=int, default=0, metavar="NODES",
+                    help="then search each move that cost a pawn or more alone to NODES with both engines, "
+                    "printing its score by depth: a tactic found late, or judgement from the first depths?")
     args = ap.parse_args()
 
     found = gap_positions(args.pgn, args.engine)
@@ -109,6 +124,7 @@ def main():
             _, deep = analyse(tetrad, board, args.deep)
             san = lambda m: board.san(m) if m else "-"
             row = {
+                "fen": x["fen"],
                 "cost": best - played,
                 "before": best,
                 "game": x["move"],
@@ -123,6 +139,13 @@ def main():
                 f"{args.deep} nodes {san(deep)}; points {x['points']}",
                 flush=True,
             )
+        if args.by_depth:
+            print(f"\nmoves that cost a pawn or more, each searched alone to {args.by_depth} nodes (last 14 depths):")
+            for r in (r for r in rows if r["cost"] >= 1.0):
+                board = chess.Board(r["fen"])
+                print(f"{r['fen']} {board.san(r['game'])}")
+                for name, engine in (("tetrad", tetrad), ("opponent", opponent)):
+                    print(f"   {name} {by_depth(engine, board, r['game'], args.by_depth)}", flush=True)
     finally:
         tetrad.quit()
         opponent.quit()
