@@ -25,22 +25,21 @@ how long it takes.
 """
 
 import argparse
+import os
 import random
 import re
 import statistics as st
+import sys
 
 import chess
 import chess.engine
 import chess.pgn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgngap import score as pawns  # noqa: E402  (a comment's score in pawns, mates ±100)
+
+# A move's `score/depth` comment, as python-chess hands it over (without braces).
 COMMENT = re.compile(r"([+-]?M?[\d.]+)/(\d+)")
-
-
-def pawns(text):
-    """A PGN comment's score in pawns; mates count as ±100."""
-    if "M" in text:
-        return -100.0 if text.startswith("-") else 100.0
-    return float(text)
 
 
 def gap_positions(path, engine):

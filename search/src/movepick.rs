@@ -143,7 +143,7 @@ impl MovePicker {
             // Each square's code read once, not once per use (the repeated
             // reads were not merged by the compiler: 0.5% of the bench's
             // instructions).
-            let (mover, target) = (ccr.code(m.from()), ccr.code(m.to()));
+            let (pt, target) = (piece_to(ctx.pos, m), ccr.code(m.to()));
             let kind_index = |code: u8| PieceType::from_bits(code & 7).map_or(0, PieceType::index);
             let victim_kind = kind_index(target);
             let victim = if target != 0 {
@@ -158,10 +158,9 @@ impl MovePicker {
                     capture_underpromo()
                 }
             });
-            let pt = PieceTo { piece: mover, to: m.to().index() as u8 };
             let hist = pt.entry(&ctx.hist.capture)[victim_kind] as i32;
             self.buf.scores[i] =
-                victim * capture_victim_mul() - kind_index(mover) as i32 + promo + hist / capture_history_div();
+                victim * capture_victim_mul() - kind_index(pt.piece) as i32 + promo + hist / capture_history_div();
         }
     }
 
