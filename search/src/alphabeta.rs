@@ -6,7 +6,7 @@
 
 use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
-use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
+use crate::movepick::{is_noisy, kind_index, piece_to, MovePicker, PickContext};
 use crate::params::*;
 use crate::prune::Singular;
 use crate::score::{INFINITY, MATE, MAX_PLY};
@@ -568,10 +568,7 @@ impl Worker {
         keys: &QuietKeys,
     ) {
         let bonus = history_bonus(depth);
-        let cap_key = |pos: &Position, m: Move| {
-            let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-            (piece_to(pos, m), victim)
-        };
+        let cap_key = |pos: &Position, m: Move| (piece_to(pos, m), kind_index(pos.ccr().code(m.to())));
         if noisy {
             let (pt, victim) = cap_key(pos, m);
             crate::history::gravity(&mut pt.entry_mut(&mut self.hist.capture)[victim], bonus);

@@ -98,6 +98,15 @@ pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
     PieceTo { piece: pos.ccr().code(m.from()), to: m.to().index() as u8 }
 }
 
+/// The kind index of a square's piece code, 0 (a pawn's) for an empty
+/// square. Of a move's target, it is the victim's column of the capture
+/// history (en passant and quiet promotions share the pawn's): the picker
+/// reads and the search writes that column through this one function.
+#[inline(always)]
+pub fn kind_index(target: u8) -> usize {
+    PieceType::from_bits(target & 7).map_or(0, PieceType::index)
+}
+
 /// Whether a move captures or promotes (the "noisy" moves).
 #[inline(always)]
 pub fn is_noisy(pos: &Position, m: Move) -> bool {
@@ -144,7 +153,6 @@ impl MovePicker {
             // reads were not merged by the compiler: 0.5% of the bench's
             // instructions).
             let (pt, target) = (piece_to(ctx.pos, m), ccr.code(m.to()));
-            let kind_index = |code: u8| PieceType::from_bits(code & 7).map_or(0, PieceType::index);
             let victim_kind = kind_index(target);
             let victim = if target != 0 {
                 mvv(victim_kind)
