@@ -63,6 +63,10 @@ fn clip(s: &str) -> String {
     s.chars().take(32).collect()
 }
 
+/// The words of `go` that take no part in a `searchmoves` list.
+const GO_KEYWORDS: [&str; 12] =
+    ["wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate", "infinite", "ponder", "searchmoves"];
+
 /// A `go` problem: the message and the limits parsed anyway (bad parts ignored).
 pub struct GoError(pub String, pub Limits);
 
@@ -108,14 +112,14 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "searchmoves" => {
-                while let Some(w) = words.get(i + 1) {
+                // Every word up to the next keyword is meant as a move: one that
+                // is not legal here is named and left out (no moves left: all).
+                while let Some(&w) = words.get(i + 1).filter(|w| !GO_KEYWORDS.contains(w)) {
                     match parse_uci_move(pos, w) {
-                        Some(m) => {
-                            limits.searchmoves.push(m);
-                            i += 1;
-                        }
-                        None => break,
+                        Some(m) => limits.searchmoves.push(m),
+                        None => errors.push(format!("go searchmoves: '{}' is not a legal move here", clip(w))),
                     }
+                    i += 1;
                 }
             }
             other => errors.push(format!("go: unknown parameter '{}'", clip(other))),
@@ -126,5 +130,31 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
         Ok(limits)
     } else {
         Err(GoError(errors.join("; "), limits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searchmoves_names_each_move_it_leaves_out() {
+        let pos = Position::startpos();
+        let Err(GoError(msg, limits)) = parse_go("searchmoves e2e4 e2e5 zz99 g1f3 depth 3", &pos) else {
+            panic!("bad moves must be reported");
+        };
+        assert_eq!(msg, "go searchmoves: 'e2e5' is not a legal move here; go searchmoves: 'zz99' is not a legal move here");
+        let kept: Vec<String> = limits.searchmoves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(kept, ["e2e4", "g1f3"]);
+        assert_eq!(limits.depth, Some(3));
+    }
+
+    #[test]
+    fn searchmoves_stops_at_the_next_keyword() {
+        let pos = Position::startpos();
+        let limits = parse_go("searchmoves d2d4 infinite", &pos).ok().expect("all good");
+        assert_eq!(limits.searchmoves.len(), 1);
+        assert!(limits.infinite);
+        assert!(parse_go("searchmoves", &pos).ok().expect("empty list is fine").searchmoves.is_empty());
     }
 }
