@@ -64,8 +64,20 @@ fn clip(s: &str) -> String {
 }
 
 /// The words of `go` that take no part in a `searchmoves` list.
-const GO_KEYWORDS: [&str; 12] =
-    ["wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate", "infinite", "ponder", "searchmoves"];
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
 
 /// A `go` problem: the message and the limits parsed anyway (bad parts ignored).
 pub struct GoError(pub String, pub Limits);
@@ -143,7 +155,10 @@ mod tests {
         let Err(GoError(msg, limits)) = parse_go("searchmoves e2e4 e2e5 zz99 g1f3 depth 3", &pos) else {
             panic!("bad moves must be reported");
         };
-        assert_eq!(msg, "go searchmoves: 'e2e5' is not a legal move here; go searchmoves: 'zz99' is not a legal move here");
+        assert_eq!(
+            msg,
+            "go searchmoves: 'e2e5' is not a legal move here; go searchmoves: 'zz99' is not a legal move here"
+        );
         let kept: Vec<String> = limits.searchmoves.iter().map(|m| m.to_string()).collect();
         assert_eq!(kept, ["e2e4", "g1f3"]);
         assert_eq!(limits.depth, Some(3));

@@ -297,11 +297,7 @@ impl Worker {
         let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
         let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns)).at_ply(ply);
         let prev = &keys.prev;
-        let counter = if prev[0].piece != 0 {
-            *prev[0].entry(&self.hist.counter)
-        } else {
-            Move::NULL
-        };
+        let counter = if prev[0].piece != 0 { *prev[0].entry(&self.hist.counter) } else { Move::NULL };
         let buffers = self.take_buffers(ply);
         let mut picker = MovePicker::new(tt_move, self.hist.killers[ply], counter, buffers);
         let mut best_score = tb_floor;

@@ -159,13 +159,11 @@ impl MovePicker {
             } else {
                 mvv(0) * i32::from(m.kind() == tetrad_simd::MoveKind::EnPassant)
             };
-            let promo = m.promo().map_or(0, |p| {
-                if p == PieceType::Queen {
-                    capture_queen_promo()
-                } else {
-                    capture_underpromo()
-                }
-            });
+            let promo = match m.promo() {
+                None => 0,
+                Some(PieceType::Queen) => capture_queen_promo(),
+                Some(_) => capture_underpromo(),
+            };
             let hist = pt.entry(&ctx.hist.capture)[victim_kind] as i32;
             self.buf.scores[i] =
                 victim * capture_victim_mul() - kind_index(pt.piece) as i32 + promo + hist / capture_history_div();
