@@ -2,7 +2,7 @@
 //! mutated `position` / `go` / `setoption` lines must never panic (bad input
 //! is reported, not fatal).
 
-use crate::parse::{parse_go, parse_position};
+use crate::parse::{parse_go, parse_position, GO_KEYWORDS};
 use crate::uci::Uci;
 use tetrad_simd::{legal_moves, Position};
 
@@ -86,24 +86,10 @@ fn position_line(rng: &mut Rng) -> String {
 }
 
 fn go_line(rng: &mut Rng) -> String {
-    const KEYS: [&str; 13] = [
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "depth",
-        "nodes",
-        "movetime",
-        "mate",
-        "infinite",
-        "ponder",
-        "searchmoves",
-        "bogus",
-    ];
     let mut line = String::from("go");
     for _ in 0..rng.below(6) {
-        let key = rng.pick(&KEYS);
+        // One word in thirteen is no keyword at all.
+        let key = if rng.below(13) == 12 { "bogus" } else { rng.pick(&GO_KEYWORDS) };
         line += " ";
         line += key;
         match key {

@@ -64,7 +64,7 @@ fn clip(s: &str) -> String {
 }
 
 /// The words of `go` that take no part in a `searchmoves` list.
-const GO_KEYWORDS: [&str; 12] = [
+pub(crate) const GO_KEYWORDS: [&str; 12] = [
     "wtime",
     "btime",
     "winc",
