@@ -54,7 +54,9 @@ impl Worker {
         let n = self.keys.len();
         let reach = (pos.halfmove_clock() as usize).min(n);
         let mut earlier_in_game = false;
-        let mut i = 2;
+        // Two plies back is never the same position (each side has moved
+        // once since, and the second move cannot undo the first): start at four.
+        let mut i = 4;
         while i <= reach {
             if self.keys[n - i] == key {
                 if i < ply || earlier_in_game {
