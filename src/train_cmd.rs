@@ -53,6 +53,11 @@ pub struct TrainArgs {
     /// copied into every bucket.
     #[arg(long, value_parser = tetrad_eval::nnue::KingBuckets::parse)]
     pub king_buckets: Option<tetrad_eval::nnue::KingBuckets>,
+    /// Train king buckets with a factoriser: one shared row per piece feature,
+    /// learnt from every position and added to that feature's row in each
+    /// bucket (merged into the buckets in the file). Needs king buckets.
+    #[arg(long)]
+    pub factorise: bool,
     /// Centipawns per output unit of a network trained from scratch (the
     /// target is sigmoid(score / scale)); with `--init`, the network's own.
     #[arg(long, default_value_t = tetrad_eval::nnue::file::DEFAULT_SCALE)]
@@ -230,6 +235,12 @@ fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
             m
         }
     };
+    if args.factorise {
+        if model.arch.kings.count() < 2 {
+            return Err("--factorise needs king buckets (--king-buckets, or an --init network with them)".into());
+        }
+        model = model.factorise();
+    }
     if let Some(pct) = args.search_pct {
         if !(1..=1000).contains(&pct) {
             return Err(format!("--search-pct {pct} out of range"));

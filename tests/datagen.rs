@@ -65,22 +65,31 @@ fn shards_are_thread_independent_and_resumable() {
 
     // A short run from the built-in network writes a network; a missing start is refused.
     let net = a.join("net.tnn");
-    let train = |init: &str| {
+    let train_with = |init: &str, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_tetrad"))
             .args(["train", "--data"])
             .arg(&a)
             .arg("--out")
             .arg(&net)
             .args(["--epochs", "1", "--batch", "64", "--threads", "1", "--init", init])
+            .args(extra)
             .output()
             .unwrap()
     };
+    let train = |init: &str| train_with(init, &[]);
     let out = train("builtin");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(tetrad_eval::nnue::Network::load(&net).is_ok());
     let missing = train("/nonexistent/net.tnn");
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("error: cannot start from"));
+    // Grown into king buckets with a factoriser, the file is an ordinary bucketed network.
+    let out = train_with("builtin", &["--king-buckets", "4", "--factorise"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(tetrad_eval::nnue::Network::load(&net).unwrap().arch.kings.count(), 4);
+    let plain = train_with("builtin", &["--factorise"]);
+    assert_eq!(plain.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&plain.stderr).contains("--factorise needs king buckets"));
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }

@@ -133,6 +133,36 @@ fn grown_networks_compute_the_same_function() {
     assert!(old.grow(Arch { hidden: 128, kings: KingBuckets::NONE }, 1).is_err(), "no shrinking");
 }
 
+/// Factorising moves each feature's mean row over the buckets into the
+/// shared row: the network written is the same (to a rounding of the
+/// floats), and stays within the weight clip after a training step's clip.
+#[test]
+fn a_factorised_model_computes_the_same_network() {
+    let arch = Arch { hidden: 384, kings: KingBuckets::FOUR };
+    let plain = Model::random(arch, 29);
+    let mut fact = plain.clone().factorise();
+    assert!(fact.factorised() && !plain.factorised());
+    let (a, b) = (plain.quantise(), fact.quantise());
+    assert!(a.w1.iter().zip(b.w1.iter()).all(|(x, y)| (x - y).abs() <= 1), "first layers differ");
+    assert!(a.b1 == b.b1 && a.w2 == b.w2 && a.b2 == b.b2);
+    // Pushed past the clip, the merged weights are brought back within it.
+    fact.fact.iter_mut().for_each(|w| *w += 1.5);
+    fact.w1.iter_mut().for_each(|w| *w += 1.5);
+    fact.clip();
+    let h = arch.hidden;
+    for (f, row) in fact.w1.chunks_exact(h).enumerate() {
+        let shared = &fact.fact[(f % tetrad_eval::nnue::INPUTS) * h..][..h];
+        assert!(row.iter().zip(shared).all(|(w, s)| (w + s).abs() <= train::WEIGHT_CLIP + 1e-5));
+    }
+    // It survives a checkpoint.
+    let ckpt = Checkpoint::from_model(fact);
+    let path = std::env::temp_dir().join(format!("tetrad-fact-ckpt-{}", std::process::id()));
+    train::save_checkpoint(&path, &ckpt).unwrap();
+    let back = train::load_checkpoint(&path).unwrap();
+    let _ = std::fs::remove_file(path);
+    assert!(back.model == ckpt.model && back.model.factorised());
+}
+
 #[test]
 fn a_network_read_back_as_floats_quantises_to_itself() {
     // `train --init` starts from a network's float reading; quantising that
@@ -192,23 +222,38 @@ fn gradient_matches_finite_differences() {
 }
 
 fn gradient_matches_finite_differences_of(arch: Arch) {
-    let h = arch.hidden;
-    let mut m = Model::random(arch, 21);
+    gradient_check(Model::random(arch, 21));
+}
+
+/// The factoriser's gradient too: the shared row of a feature the sample has.
+#[test]
+fn factorised_gradient_matches_finite_differences() {
+    let mut m = Model::random(Arch { hidden: 384, kings: KingBuckets::FOUR }, 23).factorise();
+    // Shared rows of their own, so the check sees both parts at work.
+    m.fact.iter_mut().enumerate().for_each(|(i, w)| *w = ((i * 13 % 29) as f32 / 29.0 - 0.5) * 0.05);
+    gradient_check(m);
+}
+
+fn gradient_check(mut m: Model) {
+    let (arch, h) = (m.arch, m.hidden());
     m.b1.iter_mut().for_each(|b| *b = 0.3);
     let pos = walk(5, 40)[37];
     let rec = Record::new(&pos, 120, GameResult::WhiteWin);
     let s = train::sample(&rec, 0.5, &arch, m.scale, false);
     let mut scratch = Scratch::new(h);
-    let mut grad = Model::zeros(arch);
+    let mut grad = m.zeros_like();
     m.backward(&s, &mut grad, &mut scratch);
     let f = s.feats[usize::from(s.black)][0] as usize;
-    let checks = [
+    let mut checks = vec![
         (0usize, f * h + 3),
         (1, 5),
         (2, s.bucket as usize * 2 * h + 7),
         (2, s.bucket as usize * 2 * h + h + 9),
         (3, s.bucket as usize),
     ];
+    if m.factorised() {
+        checks.push((4, (f % tetrad_eval::nnue::INPUTS) * h + 3));
+    }
     for (part, i) in checks {
         let eps = 1e-3;
         let mut plus = m.clone();

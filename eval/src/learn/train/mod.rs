@@ -13,10 +13,10 @@ mod checkpoint;
 pub mod model;
 
 pub use checkpoint::{load_checkpoint, save_checkpoint, Checkpoint};
-pub use model::{sample, Model, Sample, Scratch};
+pub use model::{sample, Model, Sample, Scratch, WEIGHT_CLIP};
 
 use crate::learn::dataset::{self, Record};
-use crate::nnue::{Arch, Network};
+use crate::nnue::Network;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -99,9 +99,9 @@ impl Adam {
     const B2: f32 = 0.999;
     const EPS: f32 = 1e-8;
 
-    /// Fresh state for a model of shape `arch`.
-    pub fn new(arch: Arch) -> Adam {
-        Adam { m: Model::zeros(arch), v: Model::zeros(arch), t: 0 }
+    /// Fresh state for `model`'s parameters.
+    pub fn new(model: &Model) -> Adam {
+        Adam { m: model.zeros_like(), v: model.zeros_like(), t: 0 }
     }
 
     /// One step on `model` with the batch-mean gradient `grad`.
@@ -188,9 +188,9 @@ pub struct Workers {
 }
 
 impl Workers {
-    /// One buffer per rayon thread, for a model of shape `arch`.
-    pub fn new(arch: Arch) -> Workers {
-        Workers { grads: (0..rayon::current_num_threads().max(1)).map(|_| Model::zeros(arch)).collect() }
+    /// One buffer per rayon thread, for `model`'s parameters.
+    pub fn new(model: &Model) -> Workers {
+        Workers { grads: (0..rayon::current_num_threads().max(1)).map(|_| model.zeros_like()).collect() }
     }
 
     /// The batch-mean gradient and loss of `batch` (indices into `records`) on
@@ -272,7 +272,7 @@ pub fn train(
 ) {
     let n = data.train.len();
     let batches = n.div_ceil(cfg.batch.max(1)).max(1);
-    let mut workers = Workers::new(ckpt.model.arch);
+    let mut workers = Workers::new(&ckpt.model);
     let mut order: Vec<u32> = (0..n as u32).collect();
     for epoch in ckpt.epoch + 1..=cfg.epochs {
         let start = std::time::Instant::now();

@@ -26,6 +26,12 @@ pub struct Model {
     pub scale: i32,
     /// Share of the centipawns the search sees (written into the file).
     pub search_pct: i32,
+    /// The factoriser of a king-bucketed first layer, `fact[piece feature *
+    /// hidden + neuron]` (768 rows), added to that feature's row in every
+    /// bucket: what the buckets share is learnt from every position, and a
+    /// bucket's own rows only what differs there. Empty when not factorised;
+    /// merged into the buckets' rows by [`Model::quantise`].
+    pub fact: Vec<f32>,
 }
 
 /// One training position, decoded: the active features of both perspectives.
@@ -104,6 +110,50 @@ impl Model {
             b2: vec![0.0; BUCKETS],
             scale: DEFAULT_SCALE,
             search_pct: V1_SEARCH_PCT,
+            fact: Vec::new(),
+        }
+    }
+
+    /// All zeros in this model's shape, factoriser included (a gradient, Adam's moments).
+    pub fn zeros_like(&self) -> Model {
+        Model { fact: vec![0.0; self.fact.len()], ..Model::zeros(self.arch) }
+    }
+
+    /// Whether the first layer has a factoriser.
+    pub fn factorised(&self) -> bool {
+        !self.fact.is_empty()
+    }
+
+    /// The same function with a factoriser: each piece feature's mean row
+    /// over the king buckets moves into the factoriser, the buckets keep
+    /// their differences from it. Unchanged when already factorised.
+    pub fn factorise(mut self) -> Model {
+        if self.factorised() {
+            return self;
+        }
+        let (h, kings) = (self.hidden(), self.arch.kings.count());
+        self.fact = vec![0.0; INPUTS * h];
+        for f in 0..INPUTS {
+            let shared = &mut self.fact[f * h..(f + 1) * h];
+            for k in 0..kings {
+                let row = &self.w1[(k * INPUTS + f) * h..(k * INPUTS + f + 1) * h];
+                shared.iter_mut().zip(row).for_each(|(s, w)| *s += w / kings as f32);
+            }
+            for k in 0..kings {
+                let row = &mut self.w1[(k * INPUTS + f) * h..(k * INPUTS + f + 1) * h];
+                row.iter_mut().zip(&*shared).for_each(|(w, s)| *w -= s);
+            }
+        }
+        self
+    }
+
+    /// The first-layer row of feature `f` with its factoriser row added, if any.
+    fn row(&self, f: usize, out: &mut [f32]) {
+        let h = self.hidden();
+        out.copy_from_slice(&self.w1[f * h..(f + 1) * h]);
+        if self.factorised() {
+            let base = f % INPUTS;
+            out.iter_mut().zip(&self.fact[base * h..(base + 1) * h]).for_each(|(o, s)| *o += s);
         }
     }
 
@@ -136,6 +186,9 @@ impl Model {
     pub fn grow(&self, arch: Arch, seed: u64) -> Result<Model, String> {
         let (old_h, h) = (self.hidden(), arch.hidden);
         let same_kings = self.arch.kings == arch.kings;
+        if self.factorised() {
+            return Err("cannot grow a factorised model (train grows before it factorises)".into());
+        }
         if h < old_h || !(same_kings || self.arch.kings.count() == 1 && !self.arch.kings.mirror) {
             return Err(format!("cannot grow {} into {}", self.arch.describe(), arch.describe()));
         }
@@ -160,14 +213,14 @@ impl Model {
         Ok(m)
     }
 
-    /// The parameter arrays in a fixed order.
-    pub fn parts(&self) -> [&[f32]; 4] {
-        [&self.w1, &self.b1, &self.w2, &self.b2]
+    /// The parameter arrays in a fixed order (the factoriser last, empty when there is none).
+    pub fn parts(&self) -> [&[f32]; 5] {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.fact]
     }
 
     /// The parameter arrays, mutable, in the order of [`Model::parts`].
-    pub fn parts_mut(&mut self) -> [&mut [f32]; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    pub fn parts_mut(&mut self) -> [&mut [f32]; 5] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2, &mut self.fact]
     }
 
     /// Sets every value to zero (reusing the memory).
@@ -193,6 +246,10 @@ impl Model {
             for &f in &s.feats[p][..s.n as usize] {
                 let row = &self.w1[f as usize * h..(f as usize + 1) * h];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+                if self.factorised() {
+                    let base = f as usize % INPUTS;
+                    acc.iter_mut().zip(&self.fact[base * h..(base + 1) * h]).for_each(|(a, w)| *a += w);
+                }
             }
         }
     }
@@ -257,15 +314,28 @@ impl Model {
             for &f in &s.feats[p][..s.n as usize] {
                 let row = &mut grad.w1[f as usize * h..(f as usize + 1) * h];
                 row.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
+                if self.factorised() {
+                    let base = f as usize % INPUTS;
+                    grad.fact[base * h..(base + 1) * h].iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
+                }
             }
         }
         err * err
     }
 
-    /// Keeps every weight within ±[`WEIGHT_CLIP`] (biases of the output are free).
+    /// Keeps every weight within ±[`WEIGHT_CLIP`] (biases of the output are
+    /// free); with a factoriser, every merged first-layer weight too, by
+    /// clamping the bucket's part, so the quantised network is the one trained.
     pub fn clip(&mut self) {
-        for part in [&mut self.w1[..], &mut self.b1[..], &mut self.w2[..]] {
+        for part in [&mut self.w1[..], &mut self.b1[..], &mut self.w2[..], &mut self.fact[..]] {
             part.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        }
+        if self.factorised() {
+            let h = self.hidden();
+            for (f, row) in self.w1.chunks_exact_mut(h).enumerate() {
+                let shared = &self.fact[(f % INPUTS) * h..(f % INPUTS + 1) * h];
+                row.iter_mut().zip(shared).for_each(|(w, s)| *w = w.clamp(-WEIGHT_CLIP - s, WEIGHT_CLIP - s));
+            }
         }
     }
 
@@ -286,7 +356,12 @@ impl Model {
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i32;
         let mut net = Network::zeroed(self.arch);
-        net.w1.iter_mut().zip(&self.w1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
+        let h = self.hidden();
+        let mut row = vec![0.0; h];
+        for (f, out) in net.w1.chunks_exact_mut(h).enumerate() {
+            self.row(f, &mut row);
+            out.iter_mut().zip(&row).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
+        }
         net.b1.iter_mut().zip(&self.b1).for_each(|(n, &w)| *n = q(w, QA).clamp(-32767, 32767) as i16);
         net.w2.iter_mut().zip(&self.w2).for_each(|(n, &w)| *n = q(w, QB).clamp(-127, 127) as i16);
         net.b2.iter_mut().zip(&self.b2).for_each(|(n, &w)| *n = q(w, QA * QB));
