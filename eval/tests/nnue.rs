@@ -62,7 +62,8 @@ fn colour_mirror_evaluates_the_same() {
 
 #[test]
 fn cache_matches_scratch() {
-    for arch in SHAPES {
+    // Unmirrored buckets too: a king crossing between the d- and e-files changes bucket without a reflection.
+    for arch in SHAPES.into_iter().chain([Arch { hidden: 256, kings: KingBuckets::SIDES }]) {
         cache_matches_scratch_of(arch);
     }
 }
@@ -107,8 +108,8 @@ fn quantised_network_follows_the_float_model() {
     }
 }
 
-/// A network grown wider keeps its function exactly; grown into mirrored
-/// king buckets it keeps it exactly wherever no king stands on files e-h
+/// A network grown wider, or into king buckets that are not mirrored, keeps
+/// its function exactly; grown into mirrored king buckets it keeps it exactly wherever no king stands on files e-h
 /// (there the board is read reflected), and changes nothing once trained
 /// neurons are added.
 #[test]
@@ -116,6 +117,7 @@ fn grown_networks_compute_the_same_function() {
     let old = Model::from_network(&random_net(31));
     let wide = old.grow(Arch { hidden: 512, kings: KingBuckets::NONE }, 7).unwrap();
     let kings = old.grow(Arch { hidden: 384, kings: KingBuckets::FOUR }, 7).unwrap();
+    let sides = old.grow(Arch { hidden: 256, kings: KingBuckets::SIDES }, 7).unwrap().quantise();
     let (n_old, n_wide, n_kings) = (old.quantise(), wide.quantise(), kings.quantise());
     let mut queenside = 0;
     for pos in walk(41, 2000) {
@@ -123,6 +125,7 @@ fn grown_networks_compute_the_same_function() {
         let stm = pos.side_to_move();
         let want = n_old.evaluate(&bb, stm);
         assert_eq!(n_wide.evaluate(&bb, stm), want, "{}", pos.to_fen());
+        assert_eq!(sides.evaluate(&bb, stm), want, "not mirrored: exact everywhere; {}", pos.to_fen());
         let kings_on_left = [6usize, 14].iter().all(|&c| bb.by_code[c].trailing_zeros() % 8 < 4);
         if kings_on_left {
             assert_eq!(n_kings.evaluate(&bb, stm), want, "{}", pos.to_fen());

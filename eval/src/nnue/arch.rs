@@ -40,6 +40,19 @@ impl KingBuckets {
     pub const FOUR: KingBuckets =
         KingBuckets::from_ranks([[0, 0, 1, 1], [2, 2, 2, 2], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4]]);
 
+    /// Two buckets, not mirrored: the king on files a–d, or on e–h. Grown from
+    /// a network without buckets it is the same function exactly (each bucket
+    /// a copy), where mirrored buckets read half the positions reflected.
+    pub const SIDES: KingBuckets = {
+        let mut map = [0u8; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            map[sq] = (sq % 8 >= 4) as u8;
+            sq += 1;
+        }
+        KingBuckets { map, mirror: false }
+    };
+
     /// A mirrored layout from the buckets of files a–d, rank by rank (rank 1 first).
     pub const fn from_ranks(ranks: [[u8; 4]; 8]) -> KingBuckets {
         let mut map = [0u8; 64];
@@ -64,6 +77,7 @@ impl KingBuckets {
         match s {
             "none" | "1" => return Ok(KingBuckets::NONE),
             "4" => return Ok(KingBuckets::FOUR),
+            "sides" => return Ok(KingBuckets::SIDES),
             _ => {}
         }
         let digits: Vec<u8> = s
@@ -71,16 +85,21 @@ impl KingBuckets {
             .filter(|c| !c.is_whitespace() && *c != ',')
             .map(|c| c.to_digit(32).map_or(255, |d| d as u8))
             .collect();
-        if digits.len() != 32 || digits.iter().any(|&d| d as usize >= MAX_KING_BUCKETS) {
+        if !matches!(digits.len(), 32 | 64) || digits.iter().any(|&d| d as usize >= MAX_KING_BUCKETS) {
             return Err(format!(
-                "king buckets: expected none, 4, or 32 bucket digits (files a-d, rank 1 first), got '{s}'"
+                "king buckets: expected none, 4, sides, 32 bucket digits (files a-d, rank 1 first, mirrored) \
+                 or 64 (a1..h8, not mirrored), got '{s}'"
             ));
         }
-        let mut ranks = [[0u8; 4]; 8];
-        for (i, d) in digits.into_iter().enumerate() {
-            ranks[i / 4][i % 4] = d;
-        }
-        let kb = KingBuckets::from_ranks(ranks);
+        let kb = if digits.len() == 64 {
+            KingBuckets { map: digits.try_into().unwrap_or([0; 64]), mirror: false }
+        } else {
+            let mut ranks = [[0u8; 4]; 8];
+            for (i, d) in digits.into_iter().enumerate() {
+                ranks[i / 4][i % 4] = d;
+            }
+            KingBuckets::from_ranks(ranks)
+        };
         let used = kb.count();
         if (0..used as u8).any(|b| !kb.map.contains(&b)) {
             return Err(format!("king buckets: every bucket below {used} must be used"));
@@ -233,5 +252,21 @@ mod tests {
         assert_eq!(KingBuckets::parse("00112222333333333333333333333333").unwrap(), KingBuckets::FOUR);
         assert!(KingBuckets::parse("0022").is_err());
         assert!(KingBuckets::parse("00222222333333333333333333333333").is_err(), "bucket 1 unused");
+    }
+
+    #[test]
+    fn sides_are_not_mirrored() {
+        let a = Arch { hidden: 256, kings: KingBuckets::SIDES };
+        assert_eq!(a.kings.count(), 2);
+        let (b1, g1) = (a.view(Color::White, 1), a.view(Color::White, 6));
+        assert_eq!((b1.key, g1.key), (0, 2), "own buckets, no reflection");
+        // A pawn on h2 reads as h2 from either side: nothing is reflected.
+        assert_eq!(g1.feature(Color::White, PieceType::Pawn, 15), INPUTS + 15);
+        assert_eq!(b1.feature(Color::White, PieceType::Pawn, 15), 15);
+        // Black's king on g8 is on its kingside too.
+        assert_eq!(a.view(Color::Black, 62).key, g1.key);
+        let digits = "0000111100001111".repeat(4);
+        assert_eq!(KingBuckets::parse(&digits).unwrap(), KingBuckets::SIDES);
+        assert_eq!(KingBuckets::parse("sides").unwrap(), KingBuckets::SIDES);
     }
 }
