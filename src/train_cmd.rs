@@ -47,7 +47,8 @@ pub struct TrainArgs {
     /// kept, the new ones start with zero output weights.
     #[arg(long)]
     pub hidden: Option<usize>,
-    /// King buckets: `none`, `4` (mirrored: a1-b1, c1-d1, rank 2, the rest), `sides` (a-d, e-h, not mirrored), 64 digits (a1..h8, not mirrored),
+    /// King buckets: `none`, `4` (mirrored: a1-b1, c1-d1, rank 2, the rest),
+    /// `sides` (a-d, e-h, not mirrored), 64 digits (a1..h8, not mirrored),
     /// or 32 bucket digits for files a-d, rank 1 first, mirrored (default: the
     /// `--init` network's, or none). An `--init` network without buckets is
     /// copied into every bucket.

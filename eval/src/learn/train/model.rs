@@ -152,8 +152,7 @@ impl Model {
         let h = self.hidden();
         out.copy_from_slice(&self.w1[f * h..(f + 1) * h]);
         if self.factorised() {
-            let base = f % INPUTS;
-            out.iter_mut().zip(&self.fact[base * h..(base + 1) * h]).for_each(|(o, s)| *o += s);
+            out.iter_mut().zip(&self.fact[shared_row(f, h)]).for_each(|(o, s)| *o += s);
         }
     }
 
@@ -247,8 +246,7 @@ impl Model {
                 let row = &self.w1[f as usize * h..(f as usize + 1) * h];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
                 if self.factorised() {
-                    let base = f as usize % INPUTS;
-                    acc.iter_mut().zip(&self.fact[base * h..(base + 1) * h]).for_each(|(a, w)| *a += w);
+                    acc.iter_mut().zip(&self.fact[shared_row(f as usize, h)]).for_each(|(a, w)| *a += w);
                 }
             }
         }
@@ -315,8 +313,7 @@ impl Model {
                 let row = &mut grad.w1[f as usize * h..(f as usize + 1) * h];
                 row.iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
                 if self.factorised() {
-                    let base = f as usize % INPUTS;
-                    grad.fact[base * h..(base + 1) * h].iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
+                    grad.fact[shared_row(f as usize, h)].iter_mut().zip(dacc).for_each(|(g, d)| *g += d);
                 }
             }
         }
@@ -333,7 +330,7 @@ impl Model {
         if self.factorised() {
             let h = self.hidden();
             for (f, row) in self.w1.chunks_exact_mut(h).enumerate() {
-                let shared = &self.fact[(f % INPUTS) * h..(f % INPUTS + 1) * h];
+                let shared = &self.fact[shared_row(f, h)];
                 row.iter_mut().zip(shared).for_each(|(w, s)| *w = w.clamp(-WEIGHT_CLIP - s, WEIGHT_CLIP - s));
             }
         }
@@ -368,6 +365,13 @@ impl Model {
         (net.scale, net.search_pct) = (self.scale, self.search_pct);
         net
     }
+}
+
+/// Where the factoriser's row for first-layer feature `f` (of any king
+/// bucket) lies in [`Model::fact`], for a first layer of width `h`.
+fn shared_row(f: usize, h: usize) -> std::ops::Range<usize> {
+    let base = f % INPUTS * h;
+    base..base + h
 }
 
 /// A seeded uniform generator: `uniform(s)` is in `[-s, s)`.
