@@ -5,7 +5,8 @@
 mod common;
 
 use std::sync::Arc;
-use tetrad_search::tb::{Tablebases, TbConfig, TB_WIN_IN_MAX};
+use tetrad_search::score::TB_WIN_IN_MAX;
+use tetrad_search::tb::{Tablebases, TbConfig};
 use tetrad_search::{Engine, Limits, MATE_IN_MAX};
 use tetrad_simd::{in_check, legal_moves, Position};
 

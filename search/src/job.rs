@@ -3,6 +3,7 @@
 //! (`RootMoves`), decided once per search.
 
 use crate::limits::Limits;
+use crate::output::{format_score, pv_text, wdl_text};
 use crate::tt::TranspositionTable;
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -142,5 +143,28 @@ impl SearchJob {
             show_wdl: false,
             skill: Default::default(),
         }
+    }
+
+    /// One `info … pv …` line of this search's result.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn info_line(
+        &self,
+        depth: i32,
+        seldepth: usize,
+        multipv: usize,
+        score: i32,
+        pv: &[Move],
+        nodes: u64,
+        tbhits: u64,
+    ) -> String {
+        let ms = self.start.elapsed().as_millis().max(1) as u64;
+        let nps = nodes * 1000 / ms;
+        let hashfull = self.tt.hashfull();
+        let wdl = if self.show_wdl { wdl_text(&self.root, score) } else { String::new() };
+        let pv = pv_text(&self.root, pv, self.chess960);
+        format!(
+            "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",
+            format_score(score)
+        )
     }
 }

@@ -1,7 +1,8 @@
 //! What the search writes for the GUI: protocol lines on stdout (mutable
-//! for tests), principal variations, scores and whole `info` lines in UCI text.
+//! for tests), and principal variations, scores and WDL figures in UCI text
+//! (a search's whole `info` line is `SearchJob::info_line`, which uses them).
 
-use crate::score::{MATE, MATE_IN_MAX};
+use crate::score::{MATE, MATE_IN_MAX, TB_WIN_IN_MAX};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static MUTED: AtomicBool = AtomicBool::new(false);
@@ -53,10 +54,10 @@ pub fn format_score(score: i32) -> String {
 
 /// The ` wdl W D L` of a root score: mates and tablebase results are
 /// certain; other scores go through the fitted model.
-fn wdl_text(root: &tetrad_simd::Position, score: i32) -> String {
-    let [w, d, l] = if score >= crate::tb::TB_WIN_IN_MAX {
+pub(crate) fn wdl_text(root: &tetrad_simd::Position, score: i32) -> String {
+    let [w, d, l] = if score >= TB_WIN_IN_MAX {
         [1000, 0, 0]
-    } else if score <= -crate::tb::TB_WIN_IN_MAX {
+    } else if score <= -TB_WIN_IN_MAX {
         [0, 0, 1000]
     } else {
         let m = tetrad_eval::learn::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
@@ -73,29 +74,6 @@ pub(crate) fn pv_for(best: tetrad_simd::Move, pv: &[tetrad_simd::Move]) -> Vec<t
     } else {
         vec![best]
     }
-}
-
-/// One `info … pv …` line of a search's result.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn info_line(
-    job: &crate::worker::SearchJob,
-    depth: i32,
-    seldepth: usize,
-    multipv: usize,
-    score: i32,
-    pv: &[tetrad_simd::Move],
-    nodes: u64,
-    tbhits: u64,
-) -> String {
-    let ms = job.start.elapsed().as_millis().max(1) as u64;
-    let nps = nodes * 1000 / ms;
-    let hashfull = job.tt.hashfull();
-    let wdl = if job.show_wdl { wdl_text(&job.root, score) } else { String::new() };
-    let pv = pv_text(&job.root, pv, job.chess960);
-    format!(
-        "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",
-        format_score(score)
-    )
 }
 
 #[cfg(test)]

@@ -441,16 +441,7 @@ fn finish_main(
         let pv = crate::output::pv_for(chosen.best, &chosen.pv);
         let tb_hits = shared.tb_hits.load(Ordering::Relaxed);
         let depth = chosen.depth.max(1);
-        crate::output::emit(&crate::output::info_line(
-            job,
-            depth,
-            depth as usize,
-            1,
-            chosen.score,
-            &pv,
-            shared.total_nodes(),
-            tb_hits,
-        ));
+        crate::output::emit(&job.info_line(depth, depth as usize, 1, chosen.score, &pv, shared.total_nodes(), tb_hits));
     }
     let best = chosen.best;
     let mut ponder = chosen.pv.get(1).copied();

@@ -5,8 +5,8 @@
 
 use crate::movepick::{MovePicker, PickContext};
 use crate::params::*;
+use crate::score::TB_WIN_IN_MAX;
 use crate::see::see_ge;
-use crate::tb::TB_WIN_IN_MAX;
 use crate::tt::score_to_tt;
 use crate::tt::{Bound, TtEntry};
 use crate::worker::Worker;

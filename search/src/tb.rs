@@ -19,6 +19,7 @@
 //!   fifty-move rule. The root's reported score is the tablebase's unless
 //!   the search proves a mate itself.
 
+use crate::score::TB_WIN;
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, FromSetup, Position as _, Setup};
 pub use shakmaty_syzygy::Wdl;
 use shakmaty_syzygy::{SyzygyError, Tablebase};
@@ -26,12 +27,6 @@ use std::collections::HashSet;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use tetrad_simd::{Bitboards, Color, Move, PieceType, Position};
-
-/// Score of a tablebase win at the root, minus the plies to it: above any
-/// evaluation (±15,000), below mate scores.
-pub const TB_WIN: i32 = 20_000;
-/// Scores at or beyond this (in absolute value) are tablebase results.
-pub const TB_WIN_IN_MAX: i32 = TB_WIN - 2 * crate::score::MAX_PLY as i32;
 
 /// Loaded tables.
 pub struct Tablebases {

@@ -22,7 +22,7 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use tetrad_simd::Move;
 
-use crate::tb::TB_WIN_IN_MAX;
+use crate::score::TB_WIN_IN_MAX;
 
 /// Mate and tablebase scores are stored relative to the node, not the root.
 #[inline]

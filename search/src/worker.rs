@@ -5,7 +5,7 @@ use crate::history::{History, PieceTo};
 use crate::job::RootMoves;
 pub use crate::job::{SearchJob, SearchShared};
 use crate::limits::TimeManager;
-use crate::output::{emit, info_line, pv_for};
+use crate::output::{emit, pv_for};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
 use crate::tt::TranspositionTable;
@@ -430,7 +430,7 @@ impl Worker {
     /// search only evaluates still converts under the fifty-move rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
         if self.root_tb_fastest.is_empty()
-            || line.score >= crate::tb::TB_WIN_IN_MAX
+            || line.score >= crate::score::TB_WIN_IN_MAX
             || self.root_tb_fastest.contains(&line.best)
         {
             return;
@@ -508,7 +508,7 @@ impl Worker {
                 _ => line.score,
             };
             let seldepth = self.seldepth.max(depth as usize);
-            emit(&info_line(job, depth, seldepth, i + 1, score, &line.pv, nodes, tbhits));
+            emit(&job.info_line(depth, seldepth, i + 1, score, &line.pv, nodes, tbhits));
         }
     }
 }
