@@ -1,7 +1,7 @@
 //! Attack sets on bitboards: the one owner of every attack computation.
 //!
 //! Leapers (knight, king, pawn) come from compile-time tables. Sliders come
-//! from [`sliders`]: one table of attack sets indexed either by `pext` (where
+//! from [`mod@sliders`]: one table of attack sets indexed either by `pext` (where
 //! BMI2 is present *and* fast) or by a multiply-shift magic (everywhere else,
 //! including AMD Zen 1/2 where `pext` is microcoded). The classical ray
 //! method of [`rays`] builds those tables and is the reference the tests
@@ -16,13 +16,13 @@ pub use sliders::{sliders, SliderIndex, Sliders};
 use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::types::{Color, Square};
 
-/// Rook attacks with the table of this process (see [`sliders`]).
+/// Rook attacks with the table of this process (see [`fn@sliders`]).
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: u64) -> u64 {
     sliders().rook(sq, occ)
 }
 
-/// Bishop attacks with the table of this process (see [`sliders`]).
+/// Bishop attacks with the table of this process (see [`fn@sliders`]).
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: u64) -> u64 {
     sliders().bishop(sq, occ)
