@@ -199,7 +199,9 @@ fn uci_loop_never_panics_on_random_lines() {
             let line = fuzz_line(&mut rng);
             // Keep tables and thread counts small: this runs beside other tests.
             let big_value = line.starts_with("setoption")
-                && line.split_once(" value").is_some_and(|(_, v)| v.trim().parse::<i64>().is_ok_and(|v| v > 8));
+                && line
+                    .split_once(" value")
+                    .is_some_and(|(_, v)| crate::parse::parse_int(v.trim()).is_some_and(|v| v > 8));
             if big_value {
                 continue;
             }

@@ -59,6 +59,17 @@ pub fn parse_position(args: &str) -> Result<ParsedPosition, String> {
     Ok(parsed)
 }
 
+/// An integer as UCI sends it: decimal, optionally signed. One too large
+/// for `i64` saturates (it is still a number, and every user clamps it to
+/// its own range); anything else is not an integer.
+pub fn parse_int(text: &str) -> Option<i64> {
+    text.parse::<i64>().ok().or_else(|| {
+        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+        let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        all_digits.then(|| if text.starts_with('-') { i64::MIN } else { i64::MAX })
+    })
+}
+
 fn clip(s: &str) -> String {
     s.chars().take(32).collect()
 }
@@ -94,8 +105,8 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     let mut i = 0;
     let number = |i: &mut usize, key: &str, errors: &mut Vec<String>| -> Option<i64> {
         *i += 1;
-        match words.get(*i).map(|w| w.parse::<i64>()) {
-            Some(Ok(v)) => Some(v),
+        match words.get(*i).and_then(|w| parse_int(w)) {
+            Some(v) => Some(v),
             _ => {
                 errors.push(format!("go: '{key}' needs a number"));
                 None
@@ -162,6 +173,24 @@ mod tests {
         let kept: Vec<String> = limits.searchmoves.iter().map(|m| m.to_string()).collect();
         assert_eq!(kept, ["e2e4", "g1f3"]);
         assert_eq!(limits.depth, Some(3));
+    }
+
+    #[test]
+    fn integers_saturate_and_words_are_refused() {
+        assert_eq!(parse_int("42"), Some(42));
+        assert_eq!(parse_int("-7"), Some(-7));
+        assert_eq!(parse_int("+7"), Some(7));
+        assert_eq!(parse_int("99999999999999999999"), Some(i64::MAX));
+        assert_eq!(parse_int("-99999999999999999999"), Some(i64::MIN));
+        for bad in ["", "-", "+", "12a", "1.5", "banana", "--3", "0x10"] {
+            assert_eq!(parse_int(bad), None, "{bad:?}");
+        }
+        // A clock too large for 64 bits is still a clock, not an error.
+        let limits = parse_go("wtime 99999999999999999999999 depth 99999999999", &Position::startpos())
+            .ok()
+            .expect("huge numbers are numbers");
+        assert_eq!(limits.time[Color::White.index()], Some(i64::MAX as u64));
+        assert_eq!(limits.depth, Some(120));
     }
 
     #[test]

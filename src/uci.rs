@@ -363,14 +363,15 @@ impl Uci {
                 _ => self.error(&format!("option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {
-                let parsed = value.and_then(|v| v.parse::<i64>().ok());
-                let Some(v) = parsed else {
+                let text = value.unwrap_or("");
+                let Some(v) = crate::parse::parse_int(text) else {
                     self.error(&format!("option '{name}' needs an integer value"));
                     return;
                 };
                 let clamped = v.clamp(*min, *max);
                 if clamped != v {
-                    self.error(&format!("option '{name}' value {v} out of range, using {clamped}"));
+                    let shown: String = text.chars().take(32).collect();
+                    self.error(&format!("option '{name}' value {shown} out of range, using {clamped}"));
                 }
                 match *name {
                     "Hash" => self.engine.set_hash(clamped as usize),

@@ -98,6 +98,7 @@ fn bad_input_is_reported_and_state_kept() {
         "setoption name NoSuchOption value 3",
         "setoption name Hash value banana",
         "setoption name Hash value 0",
+        "setoption name UCI_Elo value -99999999999999999999",
         "setoption name MultiPV value 100000",
         "setoption name Threads value 0",
         "setoption name Ponder value maybe",
