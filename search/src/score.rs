@@ -1,4 +1,4 @@
-//! The search's score scale and ply limit: mates, infinity, the deepest ply.
+//! The search's score scale and ply limit: mates, tablebase results, infinity, the deepest ply.
 //! Tablebase scores sit between evaluations and mates ([`TB_WIN`]).
 
 /// Deepest ply the search reaches.
