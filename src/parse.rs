@@ -70,7 +70,8 @@ pub fn parse_int(text: &str) -> Option<i64> {
     })
 }
 
-fn clip(s: &str) -> String {
+/// The first 32 characters of a word, for an error message.
+pub(crate) fn clip(s: &str) -> String {
     s.chars().take(32).collect()
 }
 
@@ -105,13 +106,11 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     let mut i = 0;
     let number = |i: &mut usize, key: &str, errors: &mut Vec<String>| -> Option<i64> {
         *i += 1;
-        match words.get(*i).and_then(|w| parse_int(w)) {
-            Some(v) => Some(v),
-            _ => {
-                errors.push(format!("go: '{key}' needs a number"));
-                None
-            }
+        let v = words.get(*i).and_then(|w| parse_int(w));
+        if v.is_none() {
+            errors.push(format!("go: '{key}' needs a number"));
         }
+        v
     };
     while i < words.len() {
         let key = words[i];

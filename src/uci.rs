@@ -370,7 +370,7 @@ impl Uci {
                 };
                 let clamped = v.clamp(*min, *max);
                 if clamped != v {
-                    let shown: String = text.chars().take(32).collect();
+                    let shown = crate::parse::clip(text);
                     self.error(&format!("option '{name}' value {shown} out of range, using {clamped}"));
                 }
                 match *name {

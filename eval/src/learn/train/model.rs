@@ -134,7 +134,7 @@ impl Model {
         let (h, kings) = (self.hidden(), self.arch.kings.count());
         self.fact = vec![0.0; INPUTS * h];
         for f in 0..INPUTS {
-            let shared = &mut self.fact[f * h..(f + 1) * h];
+            let shared = &mut self.fact[shared_row(f, h)];
             for k in 0..kings {
                 let row = &self.w1[(k * INPUTS + f) * h..(k * INPUTS + f + 1) * h];
                 shared.iter_mut().zip(row).for_each(|(s, w)| *s += w / kings as f32);
