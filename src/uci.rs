@@ -313,11 +313,17 @@ impl Uci {
         };
         #[cfg(feature = "tune")]
         if tetrad_search::params::value(name).is_some() {
-            match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+            // Read as every spin is (saturating), clamped to the tunable's range by `set`.
+            let text = value.unwrap_or("").trim();
+            match crate::parse::parse_int(text) {
                 Some(v) => {
-                    tetrad_search::params::set(name, v);
+                    let used = tetrad_search::params::set(name, v.clamp(i32::MIN.into(), i32::MAX.into()) as i32);
+                    if let Some(used) = used.filter(|&u| i64::from(u) != v) {
+                        let shown = crate::parse::clip(text);
+                        self.error(&format!("option '{name}' value {shown} out of range, using {used}"));
+                    }
                 }
-                None => emit(&format!("info string error: option '{name}' needs an integer value")),
+                None => self.error(&format!("option '{name}' needs an integer value")),
             }
             return;
         }
