@@ -300,6 +300,22 @@ impl Uci {
         );
     }
 
+    /// A spin option's value: an integer (saturating), clamped to `min..=max`
+    /// with an error naming the value when it was outside; `None`, with an
+    /// error, when it is not an integer.
+    fn spin_value(&mut self, name: &str, text: &str, min: i64, max: i64) -> Option<i64> {
+        let Some(v) = crate::parse::parse_int(text) else {
+            self.error(&format!("option '{name}' needs an integer value"));
+            return None;
+        };
+        let clamped = v.clamp(min, max);
+        if clamped != v {
+            let shown = crate::parse::clip(text);
+            self.error(&format!("option '{name}' value {shown} out of range, using {clamped}"));
+        }
+        Some(clamped)
+    }
+
     fn cmd_setoption(&mut self, args: &str) {
         let (name, value) = match args.strip_prefix("name") {
             Some(rest) => match rest.find(" value") {
@@ -312,18 +328,9 @@ impl Uci {
             }
         };
         #[cfg(feature = "tune")]
-        if tetrad_search::params::value(name).is_some() {
-            // Read as every spin is (saturating), clamped to the tunable's range by `set`.
-            let text = value.unwrap_or("").trim();
-            match crate::parse::parse_int(text) {
-                Some(v) => {
-                    let used = tetrad_search::params::set(name, v.clamp(i32::MIN.into(), i32::MAX.into()) as i32);
-                    if let Some(used) = used.filter(|&u| i64::from(u) != v) {
-                        let shown = crate::parse::clip(text);
-                        self.error(&format!("option '{name}' value {shown} out of range, using {used}"));
-                    }
-                }
-                None => self.error(&format!("option '{name}' needs an integer value")),
+        if let Some(t) = tetrad_search::params::TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name)) {
+            if let Some(v) = self.spin_value(t.name, value.unwrap_or(""), t.min.into(), t.max.into()) {
+                tetrad_search::params::set(t.name, v as i32);
             }
             return;
         }
@@ -369,16 +376,7 @@ impl Uci {
                 _ => self.error(&format!("option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {
-                let text = value.unwrap_or("");
-                let Some(v) = crate::parse::parse_int(text) else {
-                    self.error(&format!("option '{name}' needs an integer value"));
-                    return;
-                };
-                let clamped = v.clamp(*min, *max);
-                if clamped != v {
-                    let shown = crate::parse::clip(text);
-                    self.error(&format!("option '{name}' value {shown} out of range, using {clamped}"));
-                }
+                let Some(clamped) = self.spin_value(name, value.unwrap_or(""), *min, *max) else { return };
                 match *name {
                     "Hash" => self.engine.set_hash(clamped as usize),
                     "Threads" => self.engine.set_threads(clamped as usize),
