@@ -427,7 +427,9 @@ impl Worker {
     /// so a table score can only come from the hash table of an earlier
     /// search) or when it is one of the tables' fastest moves; otherwise the
     /// fastest move the search spent most on is played, so that a win the
-    /// search only evaluates still converts under the fifty-move rule.
+    /// search only evaluates still converts under the fifty-move rule. The
+    /// root search itself passes over slower moves that do not mate
+    /// (`negamax`'s step 13), so this is the safety net, not the rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
         if self.root_tb_fastest.is_empty()
             || line.score >= crate::score::TB_WIN_IN_MAX
