@@ -423,16 +423,18 @@ impl Worker {
     }
 
     /// A won tablebase root: the search's move stands when the search proved
-    /// the win itself (a mate; under a ranked root the tree does not probe,
-    /// so a table score can only come from the hash table of an earlier
-    /// search) or when it is one of the tables' fastest moves; otherwise the
-    /// fastest move the search spent most on is played, so that a win the
-    /// search only evaluates still converts under the fifty-move rule. The
-    /// root search itself passes over slower moves that do not mate
-    /// (`negamax`'s step 13), so this is the safety net, not the rule.
+    /// a mate with it or when it is one of the tables' fastest moves;
+    /// otherwise the fastest move the search spent most on is played, so that
+    /// a win the search only evaluates still converts under the fifty-move
+    /// rule. A table score does not count as proof (under a ranked root the
+    /// tree does not probe, so it can only come from the hash table of an
+    /// earlier search, and says nothing of the distance to zero). The same
+    /// bound, [`MATE_IN_MAX`], as the root search, which passes over slower
+    /// moves that do not mate (`negamax`'s step 13): this is the safety net,
+    /// not the rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
         if self.root_tb_fastest.is_empty()
-            || line.score >= crate::score::TB_WIN_IN_MAX
+            || line.score >= MATE_IN_MAX
             || self.root_tb_fastest.contains(&line.best)
         {
             return;
