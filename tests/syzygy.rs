@@ -156,6 +156,31 @@ fn the_search_itself_finds_a_table_win_one_capture_away() {
     assert!(ranked.is_none() && probes == 0, "five pieces: no root ranking");
 }
 
+/// With MultiPV at a won root, the lines after the tables' fastest moves
+/// list the slower ones: the root search passes over slower moves only while
+/// a fastest one is left to its line. The build before passed over every
+/// slower move in every line, so a line after the fastest ones found no move
+/// at all and its aspiration loop never ended: `go depth 6` with MultiPV 3
+/// here printed nothing after depth 1's first line, and since depth 1 always
+/// completes, not even `stop` ended it (this test then never returns).
+#[test]
+fn multipv_at_a_won_root_lists_the_slower_moves_too() {
+    let Some(t) = tables() else { return };
+    let mut e = engine(&t);
+    let fen = "8/8/8/4k3/8/8/3QK3/7r w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let (ranked, _) = t.rank_root(&pos, legal_moves(&pos).as_slice(), true);
+    let ranked = ranked.expect("in the tables");
+    let fastest = ranked.fastest;
+    assert!(!fastest.is_empty() && fastest.len() < 3 && ranked.moves.len() >= 3, "{fen}: {fastest:?} of {:?}", ranked.moves);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let limits = Limits { depth: Some(6), ..Default::default() };
+    e.go(pos, Vec::new(), limits, 0, 3, false, Box::new(move |o| tx.send(o).unwrap()));
+    let out = rx.recv().unwrap();
+    assert_eq!(out.depth, 6);
+    assert!(fastest.contains(&out.best), "{fen}: {} not among the fastest {fastest:?}", out.best);
+}
+
 /// Among the moves that keep the win, the search plays a mate it finds
 /// rather than the tables' path (fewest plies to the next zeroing move,
 /// here the rook's capture, then KQvK's mate). With the root ranked, probes

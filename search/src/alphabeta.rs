@@ -452,7 +452,9 @@ impl Worker {
                 // over, and the search chooses among the fastest by judgement.
                 // (A null window at the mate bound would be cheaper, but the
                 // pruning below a mate-sized alpha hides quiet mates from it.)
-                if score < MATE_IN_MAX && !self.root_tb_fastest.is_empty() && !self.root_tb_fastest.contains(&m) {
+                // Only while a fastest move is left to this line: the MultiPV
+                // lines after them list the slower moves with their scores.
+                if score < MATE_IN_MAX && self.root_tb_pass_slower && !self.root_tb_fastest.contains(&m) {
                     score = -INFINITY;
                 }
             }

@@ -117,6 +117,9 @@ pub struct Worker {
     pub(crate) root_tb_score: Option<i32>,
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
+    /// Whether the root search passes over moves slower than those (a
+    /// fastest one is still open to the line being searched).
+    pub(crate) root_tb_pass_slower: bool,
     /// Move-picker buffers per ply, reused from node to node: a stack per
     /// ply, since the singular test opens a second picker at the ply of the
     /// one it interrupts.
@@ -166,6 +169,7 @@ impl Worker {
             tb_hits: 0,
             root_tb_score: None,
             root_tb_fastest: Vec::new(),
+            root_tb_pass_slower: false,
             pick_buffers: (0..MAX_PLY + 8).map(|_| vec![crate::movepick::PickBuffers::boxed()]).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -322,6 +326,7 @@ impl Worker {
             self.root_depth = depth;
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
+                self.root_tb_pass_slower = self.root_tb_fastest.iter().any(|m| !self.root_excluded.contains(m));
                 let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
                 if self.stopped {
                     // Keep a better move found by a partial iteration's completed root moves.
@@ -476,11 +481,12 @@ impl Worker {
             if self.stopped {
                 return score;
             }
-            if score <= alpha {
+            // A full window's bound is the result: nothing wider to try.
+            if score <= alpha && alpha > -INFINITY {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
                 fail_highs = 0;
-            } else if score >= beta {
+            } else if score >= beta && beta < INFINITY {
                 beta = (score + delta).min(INFINITY);
                 fail_highs = (fail_highs + 1).min(aspiration_max_fail_high_cut());
             } else {
