@@ -551,6 +551,20 @@ fn syzygy_options_and_scores() {
     let winning = (score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 2000) || score[0] == "mate";
     assert!(winning, "{last}");
     assert!(info_after(last, "tbhits")[0].parse::<u64>().unwrap() > 0, "{last}");
+    // MultiPV at a won root: every line is one of the moves that keep the
+    // win, and says so (the lines after the first reported the search's
+    // centipawns, `cp 400`, before).
+    e.send("setoption name MultiPV value 3");
+    e.send("position fen 8/8/8/4k3/8/8/3QK3/7r w - - 0 1");
+    e.send("go depth 6");
+    let out = e.until("bestmove");
+    let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth 6 ")).collect();
+    assert_eq!(lines.len(), 3, "{out:?}");
+    for l in lines {
+        let score = info_after(l, "score");
+        assert!((score[0] == "cp" && score[1].parse::<i32>().unwrap() >= 19_000) || score[0] == "mate", "{l}");
+    }
+    e.send("setoption name MultiPV value 1");
     // Five pieces: beyond the tables, so no root probes; the win and the
     // tbhits are the search's (Qxc3 reaches KQvKP).
     e.send("position fen 8/p7/3k4/8/8/2r5/8/Q3K3 w - - 0 1");

@@ -513,8 +513,11 @@ impl Worker {
         let nodes = job.shared.total_nodes().max(self.nodes);
         let tbhits = job.shared.tb_hits.load(Ordering::Relaxed) + self.tb_hits;
         for (i, line) in lines.iter().enumerate() {
+            // At a tablebase root every move searched keeps the root's outcome
+            // (the ranking dropped the others), so every line reports the
+            // tables' score unless the search proved a mate.
             let score = match self.root_tb_score {
-                Some(s) if i == 0 && line.score.abs() < MATE_IN_MAX => s,
+                Some(s) if line.score.abs() < MATE_IN_MAX => s,
                 _ => line.score,
             };
             let seldepth = self.seldepth.max(depth as usize);
