@@ -172,7 +172,11 @@ fn multipv_at_a_won_root_lists_the_slower_moves_too() {
     let (ranked, _) = t.rank_root(&pos, legal_moves(&pos).as_slice(), true);
     let ranked = ranked.expect("in the tables");
     let fastest = ranked.fastest;
-    assert!(!fastest.is_empty() && fastest.len() < 3 && ranked.moves.len() >= 3, "{fen}: {fastest:?} of {:?}", ranked.moves);
+    assert!(
+        !fastest.is_empty() && fastest.len() < 3 && ranked.moves.len() >= 3,
+        "{fen}: {fastest:?} of {:?}",
+        ranked.moves
+    );
     let (tx, rx) = std::sync::mpsc::channel();
     let limits = Limits { depth: Some(6), ..Default::default() };
     e.go(pos, Vec::new(), limits, 0, 3, false, Box::new(move |o| tx.send(o).unwrap()));

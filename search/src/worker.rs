@@ -438,10 +438,7 @@ impl Worker {
     /// moves that do not mate (`negamax`'s step 13): this is the safety net,
     /// not the rule.
     fn tb_progress(&self, line: &mut ThreadResult) {
-        if self.root_tb_fastest.is_empty()
-            || line.score >= MATE_IN_MAX
-            || self.root_tb_fastest.contains(&line.best)
-        {
+        if self.root_tb_fastest.is_empty() || line.score >= MATE_IN_MAX || self.root_tb_fastest.contains(&line.best) {
             return;
         }
         let nodes = |m: &Move| self.root_nodes.get(&m.raw()).copied().unwrap_or(0);
