@@ -454,7 +454,7 @@ impl Worker {
                 // pruning below a mate-sized alpha hides quiet mates from it.)
                 // Only while a fastest move is left to this line: the MultiPV
                 // lines after them list the slower moves with their scores.
-                if score < MATE_IN_MAX && self.root_tb_pass_slower && !self.root_tb_fastest.contains(&m) {
+                if score < MATE_IN_MAX && self.root_tb_passes_slower() && !self.root_tb_fastest.contains(&m) {
                     score = -INFINITY;
                 }
             }

@@ -117,9 +117,6 @@ pub struct Worker {
     pub(crate) root_tb_score: Option<i32>,
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
-    /// Whether the root search passes over moves slower than those (a
-    /// fastest one is still open to the line being searched).
-    pub(crate) root_tb_pass_slower: bool,
     /// Move-picker buffers per ply, reused from node to node: a stack per
     /// ply, since the singular test opens a second picker at the ply of the
     /// one it interrupts.
@@ -169,7 +166,6 @@ impl Worker {
             tb_hits: 0,
             root_tb_score: None,
             root_tb_fastest: Vec::new(),
-            root_tb_pass_slower: false,
             pick_buffers: (0..MAX_PLY + 8).map(|_| vec![crate::movepick::PickBuffers::boxed()]).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -326,7 +322,6 @@ impl Worker {
             self.root_depth = depth;
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
-                self.root_tb_pass_slower = self.root_tb_fastest.iter().any(|m| !self.root_excluded.contains(m));
                 let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
                 if self.stopped {
                     // Keep a better move found by a partial iteration's completed root moves.
@@ -425,6 +420,13 @@ impl Worker {
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
         result
+    }
+
+    /// Whether the root search passes over moves slower than the tables'
+    /// fastest: at a won tablebase root, while one of the fastest is still
+    /// open to the MultiPV line being searched.
+    pub(crate) fn root_tb_passes_slower(&self) -> bool {
+        self.root_tb_fastest.iter().any(|m| !self.root_excluded.contains(m))
     }
 
     /// A won tablebase root: the search's move stands when the search proved
