@@ -36,10 +36,14 @@ def load(folder, limit):
     return np.concatenate([np.fromfile(f, dtype=RECORD, offset=HEADER) for f in files]), len(files)
 
 
-def game_starts(recs):
+def plies(recs):
+    """Each record's ply from the game's start position's count (full moves and side)."""
+    return recs["fullmove"].astype(np.int64) * 2 + (recs["flags"] & 1)
+
+
+def game_starts(ply):
     """Indices where each game's records start, and the end."""
-    ply = recs["fullmove"].astype(np.int64) * 2 + (recs["flags"] & 1)
-    return np.r_[0, np.nonzero(np.diff(ply) < 0)[0] + 1, len(recs)]
+    return np.r_[0, np.nonzero(np.diff(ply) < 0)[0] + 1, len(ply)]
 
 
 def first_run(cond, length):
@@ -52,15 +56,14 @@ def first_run(cond, length):
     return None
 
 
-def adjudication(recs, starts, search, win_cp, plies, draw_cp, draw_plies, min_ply):
+def adjudication(recs, ply, starts, search, win_cp, win_plies, draw_cp, draw_plies, min_ply):
     """Records after a win (|search| >= win_cp for `plies` records) or a draw
     (|search| <= draw_cp for `draw_plies` records from `min_ply`) would have
     been called, and how many such calls the game's result contradicts."""
-    ply = recs["fullmove"].astype(np.int64) * 2 + (recs["flags"] & 1)
     saved = wrong = calls = 0
     for a, b in zip(starts[:-1], starts[1:]):
         s, result = search[a:b], recs["result"][a]
-        win = first_run(np.abs(s) >= win_cp, plies) if win_cp else None
+        win = first_run(np.abs(s) >= win_cp, win_plies) if win_cp else None
         draw = first_run((np.abs(s) <= draw_cp) & (ply[a:b] >= min_ply), draw_plies) if draw_cp else None
         ends = [i for i in (win, draw) if i is not None]
         if not ends:
@@ -82,7 +85,8 @@ def main():
     ap.add_argument("--limit", type=int, default=100000, help="read at most this many shards")
     args = ap.parse_args()
     recs, n_files = load(args.folder, args.limit)
-    starts = game_starts(recs)
+    ply = plies(recs)
+    starts = game_starts(ply)
     score = recs["score"].astype(np.int64)
     search = score * args.search_pct / 100
     pieces = (np.stack([recs["ccr"] & 15, recs["ccr"] >> 4], -1).reshape(len(recs), 64) != 0).sum(1)
@@ -98,11 +102,11 @@ def main():
     n = len(recs)
     print("adjudication (search units, over the recorded positions) -> records saved, calls, calls the result contradicts")
     for win in (500, 700, 1000, 1500):
-        saved, calls, wrong = adjudication(recs, starts, search, win, 4, 0, 0, 0)
+        saved, calls, wrong = adjudication(recs, ply, starts, search, win, 4, 0, 0, 0)
         print(f"  win at {win:4} for 4: {saved / n:5.1%} saved, {calls} calls, {wrong} wrong")
-    for draw, plies in ((20, 10), (30, 10), (50, 16)):
-        saved, calls, wrong = adjudication(recs, starts, search, 0, 0, draw, plies, 80)
-        print(f"  draw within {draw} for {plies} from ply 80: {saved / n:5.1%} saved, {calls} calls, {wrong} wrong")
+    for draw, length in ((20, 10), (30, 10), (50, 16)):
+        saved, calls, wrong = adjudication(recs, ply, starts, search, 0, 0, draw, length, 80)
+        print(f"  draw within {draw} for {length} from ply 80: {saved / n:5.1%} saved, {calls} calls, {wrong} wrong")
 
 
 if __name__ == "__main__":

@@ -265,7 +265,7 @@ class TestPgnGap(unittest.TestCase):
     def test_first_gap_and_sides(self):
         import pgngap
         pgn = (
-            '[Event "x"]\n[White "sf"]\n[Black "tetrad"]\n[FEN "8/8/8/8/8/8/8/K6k b - - 0 1"]\n\n'
+            '[Event "x"]\n[White "sf"]\n[Black "tetrad"]\n[Result "1-0"]\n[FEN "8/8/8/8/8/8/8/K6k b - - 0 1"]\n\n'
             '1... Kg1 {+0.10/12 0.300s} 2. Kb1 {+0.40/20 0.200s} Kg2 {+0.05/13 0.300s} '
             '3. Kc1 {+1.20/21 0.200s} Kg3 {-1.50/13 0.300s} 4. Kd1 {+M5/30 0.100s} 1-0\n'
         )
@@ -277,6 +277,13 @@ class TestPgnGap(unittest.TestCase):
         self.assertEqual(r["depth"][True], [12, 13, 13])
         self.assertEqual(r["depth"][False], [20, 21, 30])
         self.assertEqual(pgngap.score("-M3"), -100.0)
+        # Tetrad lost this game: `lost_only` keeps it, and drops it once Black wins.
+        self.assertEqual(pgngap.analyse(pgn, "tetrad", 1.0, lost_only=True)["first"], [1])
+        won = pgngap.analyse(pgn.replace("1-0", "0-1"), "tetrad", 1.0, lost_only=True)
+        self.assertEqual((won["games"], won["first"]), (0, []))
+        if HAVE_CHESS:
+            # Two kings on the board after the opponent's +1.20 (the fourth move).
+            self.assertEqual(pgngap.analyse(pgn, "tetrad", 1.0, pieces=True)["pieces"], [2])
 
 
 @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
