@@ -59,9 +59,9 @@ fn play_game(
     nodes: u64,
     eval: &EvalConfig,
     worker: &mut Worker,
-    tt: &Arc<TranspositionTable>,
+    tt: &mut Arc<TranspositionTable>,
 ) -> Game {
-    tt.clear();
+    TranspositionTable::clear(tt);
     worker.clear();
     let mut pos = start;
     let mut history: Vec<u64> = Vec::new();
@@ -111,7 +111,7 @@ fn game_start(
     g: usize,
     check: &BalanceCheck,
     worker: &mut Worker,
-    tt: &Arc<TranspositionTable>,
+    tt: &mut Arc<TranspositionTable>,
 ) -> Option<Position> {
     let mut rng = Rng::for_item(args.seed, g as u64);
     if args.walks > 0 && rng.below(100) < args.walks as usize {

@@ -90,7 +90,7 @@ pub fn generate(req: &Request, eval: &EvalConfig, mut out: impl FnMut(&Position)
     };
     let mut rng = Rng::for_item(req.seed, 0);
     let mut worker = Worker::new(0);
-    let tt = Arc::new(TranspositionTable::new(TABLE_MB));
+    let mut tt = Arc::new(TranspositionTable::new(TABLE_MB));
     let mut seen = HashSet::new();
     let (mut found, mut tries) = (0, 0);
     let max_tries = req.count.saturating_mul(TRIES_PER_POSITION).max(1000);
@@ -103,7 +103,7 @@ pub fn generate(req: &Request, eval: &EvalConfig, mut out: impl FnMut(&Position)
         if openings::is_over(&pos) || seen.contains(&pos.key()) {
             continue;
         }
-        let r = quick_search(&pos, CHECK_NODES, eval, req.chess960, &mut worker, &tt);
+        let r = quick_search(&pos, CHECK_NODES, eval, req.chess960, &mut worker, &mut tt);
         if r.score.abs() <= BALANCED_WINDOW {
             seen.insert(pos.key());
             out(&pos);
@@ -153,12 +153,12 @@ mod tests {
         generate(&req, &eval, |p| again.push(*p)).unwrap();
         assert_eq!(first.len(), 64);
         assert_eq!(first, again);
-        let (mut worker, tt) = (Worker::new(0), Arc::new(TranspositionTable::new(TABLE_MB)));
+        let (mut worker, mut tt) = (Worker::new(0), Arc::new(TranspositionTable::new(TABLE_MB)));
         let mut keys = HashSet::new();
         for p in &first {
             assert!(keys.insert(p.key()) && !openings::is_over(p));
             // The check search is deterministic: searching again gives the score that kept it.
-            let r = quick_search(p, CHECK_NODES, &eval, false, &mut worker, &tt);
+            let r = quick_search(p, CHECK_NODES, &eval, false, &mut worker, &mut tt);
             assert!(r.score.abs() <= BALANCED_WINDOW, "{} scores {}", p.to_fen(), r.score);
         }
     }

@@ -57,10 +57,10 @@ pub fn quick_search(
     eval: &EvalConfig,
     chess960: bool,
     worker: &mut Worker,
-    tt: &Arc<TranspositionTable>,
+    tt: &mut Arc<TranspositionTable>,
 ) -> ThreadResult {
     worker.clear();
-    tt.clear();
+    TranspositionTable::clear(tt);
     search_move(pos, Vec::new(), nodes, eval, chess960, worker, tt)
 }
 
@@ -110,7 +110,7 @@ pub fn balanced_walk(
     rng: &mut Rng,
     check: &BalanceCheck,
     worker: &mut Worker,
-    tt: &Arc<TranspositionTable>,
+    tt: &mut Arc<TranspositionTable>,
 ) -> Option<(Position, i32)> {
     for _ in 0..check.attempts.max(1) {
         let Some(pos) = random_walk(*base, plies, rng) else { continue };

@@ -87,13 +87,13 @@ pub struct BenchLine {
 pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl FnMut(&BenchLine)) -> (u64, f64) {
     let mut total = 0;
     let mut worker = Worker::new(0);
-    let tt = Arc::new(TranspositionTable::new(hash_mb));
+    let mut tt = Arc::new(TranspositionTable::new(hash_mb));
     // The clock starts once the tables are allocated and their pages touched
     // (the first clear faults in the whole table: 3% of the bench), as
     // Ethereal's bench starts after `initTT` and Stockfish's after
     // `ucinewgame`; the clears between positions stay inside the time.
     worker.clear();
-    tt.clear();
+    TranspositionTable::clear(&mut tt);
     let start = Instant::now();
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let root = Position::from_fen(fen).expect("bench FENs are valid");
@@ -102,7 +102,7 @@ pub fn run_bench(depth: i32, hash_mb: usize, eval: &EvalConfig, mut report: impl
         // were cleared just before the clock started.
         if i > 0 {
             worker.clear();
-            tt.clear();
+            TranspositionTable::clear(&mut tt);
         }
         let job = bench_job(root, depth, &tt, eval);
         let t = Instant::now();
@@ -161,11 +161,11 @@ mod tests {
     #[test]
     fn picker_buffers_stay_bounded() {
         let mut worker = Worker::new(0);
-        let tt = Arc::new(TranspositionTable::new(4));
+        let mut tt = Arc::new(TranspositionTable::new(4));
         let eval = EvalConfig::default();
         for fen in &BENCH_FENS[20..26] {
             worker.clear();
-            tt.clear();
+            TranspositionTable::clear(&mut tt);
             let job = bench_job(Position::from_fen(fen).unwrap(), 9, &tt, &eval);
             worker.search(&job);
             assert!(worker.pick_buffers.iter().all(|b| b.len() <= 2), "{fen}");

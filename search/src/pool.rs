@@ -175,7 +175,8 @@ impl Engine {
     fn fresh_table(&mut self) {
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
-        self.tt.clear_with(self.threads());
+        let threads = self.threads();
+        TranspositionTable::clear_with(&mut self.tt, threads);
     }
 
     /// Current table size in MiB.
@@ -188,7 +189,8 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.wait();
         if !self.tt_stale {
-            self.tt.clear_with(self.threads());
+            let threads = self.threads();
+            TranspositionTable::clear_with(&mut self.tt, threads);
         }
     }
 
