@@ -241,7 +241,7 @@ impl TranspositionTable {
         match Arc::get_mut(tt) {
             Some(table) => {
                 let parts = table.slots.chunks_mut(share);
-                in_parallel(parts, |part| bytemuck::fill_zeroes(part));
+                in_parallel(parts, bytemuck::fill_zeroes);
                 *table.generation.get_mut() = 0;
             }
             None => {
