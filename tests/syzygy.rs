@@ -210,7 +210,7 @@ fn a_mate_the_search_sees_beats_the_tables_path() {
 
 /// Longer KQvKR wins, where the mate is beyond the search's depth: the
 /// network's judgement picks among the tables' fastest moves (a slower
-/// winning move only when it mates). One position's count is
+/// winning move only when it mates soon enough, `search/src/tbroot.rs`). One position's count is
 /// chaotic (a different choice among moves of equal distance to zeroing moves
 /// it by ten plies either way: 8/1r6/1k6/8/4Q3/8/8/1K6 went 43 vs 55, then 51
 /// vs 47 with a history change that left the set's total unchanged), so the

@@ -9,7 +9,7 @@ use crate::history::{PrevMoves, QuietKeys};
 use crate::movepick::{is_noisy, kind_index, piece_to, MovePicker, PickContext};
 use crate::params::*;
 use crate::prune::Singular;
-use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX};
+use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
 use crate::tb::wdl_score;
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
@@ -447,16 +447,6 @@ impl Worker {
             }
             if root {
                 *self.root_nodes.entry(m.raw()).or_default() += self.nodes - nodes_before;
-                // At a won tablebase root a move slower to zero than the tables'
-                // fastest is played only when it mates; otherwise it is passed
-                // over, and the search chooses among the fastest by judgement.
-                // (A null window at the mate bound would be cheaper, but the
-                // pruning below a mate-sized alpha hides quiet mates from it.)
-                // Only while a fastest move is left to this line: the MultiPV
-                // lines after them list the slower moves with their scores.
-                if score < MATE_IN_MAX && self.root_tb_passes_slower() && !self.root_tb_fastest.contains(&m) {
-                    score = -INFINITY;
-                }
             }
             moves_searched += 1;
 

@@ -22,6 +22,7 @@ pub mod score;
 pub mod see;
 pub mod skill;
 pub mod tb;
+mod tbroot;
 pub mod tbfiles;
 pub mod tt;
 pub mod worker;

@@ -117,6 +117,8 @@ pub struct Worker {
     pub(crate) root_tb_score: Option<i32>,
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
+    /// The private tables of the mate check at a won tablebase root (made at the first such root).
+    pub(crate) mate_check: Option<Box<crate::tbroot::MateCheck>>,
     /// Move-picker buffers per ply, reused from node to node: a stack per
     /// ply, since the singular test opens a second picker at the ply of the
     /// one it interrupts.
@@ -166,6 +168,7 @@ impl Worker {
             tb_hits: 0,
             root_tb_score: None,
             root_tb_fastest: Vec::new(),
+            mate_check: None,
             pick_buffers: (0..MAX_PLY + 8).map(|_| vec![crate::movepick::PickBuffers::boxed()]).collect(),
             tt: idle_table(),
             shared: Arc::new(SearchShared::new(1)),
@@ -184,6 +187,7 @@ impl Worker {
         self.hist.clear();
         self.corr.clear();
         self.eval.clear();
+        self.mate_check = None;
     }
 
     /// Move-picker buffers for a node at `ply` (fresh ones only the first
@@ -272,6 +276,9 @@ impl Worker {
         self.keys.extend_from_slice(&job.history);
         self.root_nodes.clear();
         self.hist.new_search();
+        if let Some(m) = &mut self.mate_check {
+            m.new_search();
+        }
         for f in self.stack.iter_mut() {
             f.excluded = Move::NULL;
             f.double_exts = 0;
@@ -322,7 +329,14 @@ impl Worker {
             self.root_depth = depth;
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
-                let score = self.aspiration(&root, depth, if lines.is_empty() { prev_score } else { lines[0].score });
+                let guess = if lines.is_empty() { prev_score } else { lines[0].score };
+                // A won tablebase root: the fastest moves first, alone; then a mate check of the rest.
+                let slower = self.root_tb_slower();
+                let score = if slower.is_some() {
+                    self.with_fastest_only(|w| w.aspiration(&root, depth, guess))
+                } else {
+                    self.aspiration(&root, depth, guess)
+                };
                 if self.stopped {
                     // Keep a better move found by a partial iteration's completed root moves.
                     if lines.is_empty()
@@ -342,13 +356,16 @@ impl Worker {
                     break;
                 }
                 let pv = self.pv[0][..self.pv_len[0]].to_vec();
-                let line = ThreadResult {
+                let mut line = ThreadResult {
                     best: pv.first().copied().unwrap_or(self.root_best),
                     score,
                     depth,
                     pv,
                     lines: Vec::new(),
                 };
+                if let Some(slower) = slower {
+                    self.tb_mate_check(&root, depth, slower, &mut line);
+                }
                 self.root_excluded.push(line.best);
                 lines.push(line);
             }
@@ -420,38 +437,6 @@ impl Worker {
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
         result
-    }
-
-    /// Whether the root search passes over moves slower than the tables'
-    /// fastest: at a won tablebase root, while one of the fastest is still
-    /// open to the MultiPV line being searched.
-    pub(crate) fn root_tb_passes_slower(&self) -> bool {
-        self.root_tb_fastest.iter().any(|m| !self.root_excluded.contains(m))
-    }
-
-    /// A won tablebase root: the search's move stands when the search proved
-    /// a mate with it or when it is one of the tables' fastest moves;
-    /// otherwise the fastest move the search spent most on is played, so that
-    /// a win the search only evaluates still converts under the fifty-move
-    /// rule. A table score does not count as proof (under a ranked root the
-    /// tree does not probe, so it can only come from the hash table of an
-    /// earlier search, and says nothing of the distance to zero). The same
-    /// bound, [`MATE_IN_MAX`], as the root search, which passes over slower
-    /// moves that do not mate (`negamax`'s step 13): this is the safety net,
-    /// not the rule.
-    fn tb_progress(&self, line: &mut ThreadResult) {
-        if self.root_tb_fastest.is_empty() || line.score >= MATE_IN_MAX || self.root_tb_fastest.contains(&line.best) {
-            return;
-        }
-        let nodes = |m: &Move| self.root_nodes.get(&m.raw()).copied().unwrap_or(0);
-        let mut best = self.root_tb_fastest[0];
-        for m in &self.root_tb_fastest[1..] {
-            if nodes(m) > nodes(&best) {
-                best = *m;
-            }
-        }
-        line.best = best;
-        line.pv = vec![best];
     }
 
     /// Adds this thread's tablebase hits to the shared count.
