@@ -50,8 +50,9 @@ pub struct TrainArgs {
     /// King buckets: `none`, `4` (mirrored: a1-b1, c1-d1, rank 2, the rest),
     /// `sides` (a-d, e-h, not mirrored), 64 digits (a1..h8, not mirrored),
     /// or 32 bucket digits for files a-d, rank 1 first, mirrored (default: the
-    /// `--init` network's, or none). An `--init` network without buckets is
-    /// copied into every bucket.
+    /// `--init` network's, or none). Each bucket starts as a copy of the
+    /// `--init` network's bucket of its first king square (of its only one,
+    /// for a network without buckets).
     #[arg(long, value_parser = tetrad_eval::nnue::KingBuckets::parse)]
     pub king_buckets: Option<tetrad_eval::nnue::KingBuckets>,
     /// Train king buckets with a factoriser: one shared row per piece feature,

@@ -87,7 +87,15 @@ fn shards_are_thread_independent_and_resumable() {
     let out = train_with("builtin", &["--king-buckets", "4", "--factorise"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(tetrad_eval::nnue::Network::load(&net).unwrap().arch.kings.count(), 4);
-    let plain = train_with("builtin", &["--factorise"]);
+    // (The built-in network has king buckets; without --init training starts from a plain random one.)
+    let plain = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        .args(["train", "--data"])
+        .arg(&a)
+        .arg("--out")
+        .arg(&net)
+        .args(["--epochs", "1", "--batch", "64", "--threads", "1", "--factorise"])
+        .output()
+        .unwrap();
     assert_eq!(plain.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&plain.stderr).contains("--factorise needs king buckets"));
     let _ = std::fs::remove_dir_all(&a);

@@ -108,10 +108,11 @@ fn quantised_network_follows_the_float_model() {
     }
 }
 
-/// A network grown wider, or into king buckets that are not mirrored, keeps
-/// its function exactly; grown into mirrored king buckets it keeps it exactly wherever no king stands on files e-h
-/// (there the board is read reflected), and changes nothing once trained
-/// neurons are added.
+/// A network grown wider, or into king buckets that are not mirrored (from
+/// none, or each new bucket inside an old one), keeps its function exactly;
+/// grown into mirrored king buckets it keeps it exactly wherever no king
+/// stands on files e-h (there the board is read reflected), and changes
+/// nothing once trained neurons are added.
 #[test]
 fn grown_networks_compute_the_same_function() {
     let old = Model::from_network(&random_net(31));
@@ -134,6 +135,30 @@ fn grown_networks_compute_the_same_function() {
     }
     assert!(queenside > 100, "the walk should often keep both kings on files a-d ({queenside})");
     assert!(old.grow(Arch { hidden: 128, kings: KingBuckets::NONE }, 1).is_err(), "no shrinking");
+
+    // Bucketed networks grow into finer buckets: each side split by ranks
+    // 1-4 and 5-8 (each new bucket inside an old one), exact everywhere.
+    let sides = old.grow(Arch { hidden: 256, kings: KingBuckets::SIDES }, 7).unwrap();
+    let quarters = KingBuckets { map: std::array::from_fn(|sq| (2 * (sq % 8 / 4) + sq / 32) as u8), mirror: false };
+    let (n_sides, n_quarters) =
+        (sides.quantise(), sides.grow(Arch { hidden: 384, kings: quarters }, 7).unwrap().quantise());
+    for pos in walk(43, 500) {
+        let bb = tetrad_simd::ccr_to_bitboards(pos.ccr());
+        let stm = pos.side_to_move();
+        assert_eq!(n_quarters.evaluate(&bb, stm), n_sides.evaluate(&bb, stm), "{}", pos.to_fen());
+    }
+    // Into mirrored buckets: exact wherever both kings stand on files a-d.
+    let n_four = sides.grow(Arch { hidden: 256, kings: KingBuckets::FOUR }, 7).unwrap().quantise();
+    let mut left = 0;
+    for pos in walk(47, 1000) {
+        let bb = tetrad_simd::ccr_to_bitboards(pos.ccr());
+        if [6usize, 14].iter().all(|&c| bb.by_code[c].trailing_zeros() % 8 < 4) {
+            let stm = pos.side_to_move();
+            assert_eq!(n_four.evaluate(&bb, stm), n_sides.evaluate(&bb, stm), "{}", pos.to_fen());
+            left += 1;
+        }
+    }
+    assert!(left > 50, "{left}");
 }
 
 /// Factorising moves each feature's mean row over the buckets into the

@@ -22,8 +22,8 @@ pub mod score;
 pub mod see;
 pub mod skill;
 pub mod tb;
-mod tbroot;
 pub mod tbfiles;
+mod tbroot;
 pub mod tt;
 pub mod worker;
 

@@ -173,30 +173,38 @@ impl Model {
     }
 
     /// This network grown into the wider or king-bucketed shape `arch`,
-    /// computing the same function: every king bucket starts as a copy of
-    /// the old first layer (of the old bucket, when the old network had the
-    /// same buckets), the old neurons keep their weights, and the new
-    /// neurons get small random input weights (seeded) but zero output
-    /// weights, so they change nothing yet and can still learn (with zero
-    /// input weights too their gradients would stay zero). With mirrored
-    /// buckets grown from a network without them, positions whose king
-    /// stands on files e–h are read reflected: the same function only as
-    /// far as the old network was left-right symmetric.
+    /// computing the same function: every new king bucket starts as a copy
+    /// of the old first layer of the bucket its first king square (a1 first)
+    /// had, the old neurons keep their weights, and the new neurons get small
+    /// random input weights (seeded) but zero output weights, so they change
+    /// nothing yet and can still learn (with zero input weights too their
+    /// gradients would stay zero). The function is the same exactly where
+    /// every new bucket lies inside one old bucket under the same mirroring
+    /// (a network without buckets counts as unmirrored); otherwise only
+    /// nearly: with mirrored buckets grown from unmirrored ones, positions
+    /// whose king stands on files e–h are read reflected, the same function
+    /// only as far as the old network was left-right symmetric, and a new
+    /// bucket spanning old ones starts from one of them.
     pub fn grow(&self, arch: Arch, seed: u64) -> Result<Model, String> {
         let (old_h, h) = (self.hidden(), arch.hidden);
-        let same_kings = self.arch.kings == arch.kings;
         if self.factorised() {
             return Err("cannot grow a factorised model (train grows before it factorises)".into());
         }
-        if h < old_h || !(same_kings || self.arch.kings.count() == 1 && !self.arch.kings.mirror) {
+        if h < old_h {
             return Err(format!("cannot grow {} into {}", self.arch.describe(), arch.describe()));
         }
         arch.check()?;
+        let source: Vec<usize> = (0..arch.kings.count())
+            .map(|b| {
+                let first = (0..64).find(|&sq| usize::from(arch.kings.map[sq]) == b).unwrap_or(0);
+                usize::from(self.arch.kings.map[first])
+            })
+            .collect();
         let mut uniform = uniform(seed);
         let s1 = 1.0 / (INPUTS as f32).sqrt();
         let mut m = Model::zeros(arch);
         for (f, row) in m.w1.chunks_exact_mut(h).enumerate() {
-            let old_f = if same_kings { f } else { f % INPUTS };
+            let old_f = source[f / INPUTS] * INPUTS + f % INPUTS;
             row[..old_h].copy_from_slice(&self.w1[old_f * old_h..(old_f + 1) * old_h]);
             row[old_h..].iter_mut().for_each(|w| *w = uniform(s1));
         }
