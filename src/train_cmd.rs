@@ -52,7 +52,8 @@ pub struct TrainArgs {
     /// or 32 bucket digits for files a-d, rank 1 first, mirrored (default: the
     /// `--init` network's, or none). Each bucket starts as a copy of the
     /// `--init` network's bucket of its first king square (of its only one,
-    /// for a network without buckets).
+    /// for a network without buckets); mirrored buckets do not grow into
+    /// unmirrored ones.
     #[arg(long, value_parser = tetrad_eval::nnue::KingBuckets::parse)]
     pub king_buckets: Option<tetrad_eval::nnue::KingBuckets>,
     /// Train king buckets with a factoriser: one shared row per piece feature,

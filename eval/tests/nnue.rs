@@ -159,6 +159,8 @@ fn grown_networks_compute_the_same_function() {
         }
     }
     assert!(left > 50, "{left}");
+    let mirrored = old.grow(Arch { hidden: 256, kings: KingBuckets::FOUR }, 7).unwrap();
+    assert!(mirrored.grow(Arch { hidden: 256, kings: KingBuckets::SIDES }, 7).is_err(), "mirrored to unmirrored");
 }
 
 /// Factorising moves each feature's mean row over the buckets into the

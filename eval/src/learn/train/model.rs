@@ -184,13 +184,16 @@ impl Model {
     /// nearly: with mirrored buckets grown from unmirrored ones, positions
     /// whose king stands on files e–h are read reflected, the same function
     /// only as far as the old network was left-right symmetric, and a new
-    /// bucket spanning old ones starts from one of them.
+    /// bucket spanning old ones starts from one of them. Mirrored buckets do
+    /// not grow into unmirrored ones, nor any network into a narrower one.
     pub fn grow(&self, arch: Arch, seed: u64) -> Result<Model, String> {
         let (old_h, h) = (self.hidden(), arch.hidden);
         if self.factorised() {
             return Err("cannot grow a factorised model (train grows before it factorises)".into());
         }
-        if h < old_h {
+        // (Mirrored buckets read the king's e-h half reflected; unmirrored
+        // ones would read the same weights unreflected: another function.)
+        if h < old_h || self.arch.kings.mirror && !arch.kings.mirror {
             return Err(format!("cannot grow {} into {}", self.arch.describe(), arch.describe()));
         }
         arch.check()?;
