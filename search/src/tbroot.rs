@@ -42,6 +42,13 @@ impl MateCheck {
         self.tt.new_search();
     }
 
+    /// Exchanges this state with the worker's own (in, and back out).
+    fn exchange(&mut self, w: &mut Worker) {
+        std::mem::swap(&mut w.hist, &mut self.hist);
+        std::mem::swap(&mut w.corr, &mut self.corr);
+        std::mem::swap(&mut w.tt, &mut self.tt);
+    }
+
     fn new() -> Box<MateCheck> {
         Box::new(MateCheck {
             hist: History::new(),
@@ -63,10 +70,9 @@ impl Worker {
         Some(self.root_allowed.iter().copied().filter(|m| open(m) && !self.root_tb_fastest.contains(m)).collect())
     }
 
-    /// Runs `search` with the root limited to the tables' fastest moves.
-    pub(crate) fn with_fastest_only<T>(&mut self, search: impl FnOnce(&mut Worker) -> T) -> T {
-        let fastest = self.root_tb_fastest.clone();
-        let allowed = std::mem::replace(&mut self.root_allowed, fastest);
+    /// Runs `search` with the root limited to `moves` (its result then not the root's value).
+    pub(crate) fn with_root_moves<T>(&mut self, moves: Vec<Move>, search: impl FnOnce(&mut Worker) -> T) -> T {
+        let allowed = std::mem::replace(&mut self.root_allowed, moves);
         let restricted = std::mem::replace(&mut self.root_restricted, true);
         let out = search(self);
         self.root_allowed = allowed;
@@ -82,13 +88,9 @@ impl Worker {
         }
         let mut scratch = self.mate_check.take().unwrap_or_else(MateCheck::new);
         // Swap the private state in; the stack and root bookkeeping are saved whole.
-        std::mem::swap(&mut self.hist, &mut scratch.hist);
-        std::mem::swap(&mut self.corr, &mut scratch.corr);
-        std::mem::swap(&mut self.tt, &mut scratch.tt);
+        scratch.exchange(self);
         let stack = self.stack.clone();
         let root_nodes = self.root_nodes.clone();
-        let allowed = std::mem::replace(&mut self.root_allowed, slower);
-        let restricted = std::mem::replace(&mut self.root_restricted, true);
         let (best, best_score) = (self.root_best, self.root_best_score);
         self.root_best = Move::NULL;
         self.root_best_score = -INFINITY;
@@ -103,7 +105,7 @@ impl Worker {
         // whose mate the search may not see yet.
         let zeroing = self.root_tb_score.map_or(0, |s| TB_WIN - s);
         let soonest = if zeroing == 1 { 3 } else { zeroing };
-        let score = self.negamax(root, depth, line.score, INFINITY, 0, false);
+        let score = self.with_root_moves(slower, |w| w.negamax(root, depth, line.score, INFINITY, 0, false));
         if !self.stopped && score > line.score && score >= MATE - soonest && self.pv_len[0] > 0 {
             line.best = self.pv[0][0];
             line.score = score;
@@ -112,13 +114,9 @@ impl Worker {
 
         self.root_best = best;
         self.root_best_score = best_score;
-        self.root_allowed = allowed;
-        self.root_restricted = restricted;
         self.root_nodes = root_nodes;
         self.stack = stack;
-        std::mem::swap(&mut self.hist, &mut scratch.hist);
-        std::mem::swap(&mut self.corr, &mut scratch.corr);
-        std::mem::swap(&mut self.tt, &mut scratch.tt);
+        scratch.exchange(self);
         self.mate_check = Some(scratch);
     }
 

@@ -333,7 +333,7 @@ impl Worker {
                 // A won tablebase root: the fastest moves first, alone; then a mate check of the rest.
                 let slower = self.root_tb_slower();
                 let score = if slower.is_some() {
-                    self.with_fastest_only(|w| w.aspiration(&root, depth, guess))
+                    self.with_root_moves(self.root_tb_fastest.clone(), |w| w.aspiration(&root, depth, guess))
                 } else {
                     self.aspiration(&root, depth, guess)
                 };
