@@ -11,6 +11,7 @@ pub mod history;
 mod hugepages;
 mod job;
 pub mod limits;
+mod mate_check;
 pub mod movepick;
 pub mod output;
 pub mod params;

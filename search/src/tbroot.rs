@@ -16,47 +16,10 @@
 //! search's tables, their subtrees shifted its choice among equally fast
 //! moves, and one network's KQvKR mates took 3% longer than the path's.)
 
-use crate::correction::Correction;
-use crate::history::History;
+use crate::mate_check::MateCheck;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, TB_WIN};
-use crate::tt::TranspositionTable;
 use crate::worker::{ThreadResult, Worker};
-use std::sync::Arc;
 use tetrad_simd::{Move, Position};
-
-/// Hash table size of a thread's mate check, in MiB.
-const MATE_CHECK_HASH_MB: usize = 4;
-
-/// A thread's private state for the mate check: what the main search would
-/// otherwise share with it.
-pub(crate) struct MateCheck {
-    hist: History,
-    corr: Correction,
-    tt: Arc<TranspositionTable>,
-}
-
-impl MateCheck {
-    /// Starts a new search (as the main search's tables do).
-    pub(crate) fn new_search(&mut self) {
-        self.hist.new_search();
-        self.tt.new_search();
-    }
-
-    /// Exchanges this state with the worker's own (in, and back out).
-    fn exchange(&mut self, w: &mut Worker) {
-        std::mem::swap(&mut w.hist, &mut self.hist);
-        std::mem::swap(&mut w.corr, &mut self.corr);
-        std::mem::swap(&mut w.tt, &mut self.tt);
-    }
-
-    fn new() -> Box<MateCheck> {
-        Box::new(MateCheck {
-            hist: History::new(),
-            corr: Correction::new(),
-            tt: Arc::new(TranspositionTable::new(MATE_CHECK_HASH_MB)),
-        })
-    }
-}
 
 impl Worker {
     /// The slower winning moves still open to the line being searched, when
@@ -88,7 +51,7 @@ impl Worker {
         }
         let mut scratch = self.mate_check.take().unwrap_or_else(MateCheck::new);
         // Swap the private state in; the stack and root bookkeeping are saved whole.
-        scratch.exchange(self);
+        scratch.exchange(&mut self.hist, &mut self.corr, &mut self.tt);
         let stack = self.stack.clone();
         let root_nodes = self.root_nodes.clone();
         let (best, best_score) = (self.root_best, self.root_best_score);
@@ -116,7 +79,7 @@ impl Worker {
         self.root_best_score = best_score;
         self.root_nodes = root_nodes;
         self.stack = stack;
-        scratch.exchange(self);
+        scratch.exchange(&mut self.hist, &mut self.corr, &mut self.tt);
         self.mate_check = Some(scratch);
     }
 

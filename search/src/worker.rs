@@ -118,7 +118,7 @@ pub struct Worker {
     /// A won tablebase root: the tables' fastest moves.
     pub(crate) root_tb_fastest: Vec<Move>,
     /// The private tables of the mate check at a won tablebase root (made at the first such root).
-    pub(crate) mate_check: Option<Box<crate::tbroot::MateCheck>>,
+    pub(crate) mate_check: Option<Box<crate::mate_check::MateCheck>>,
     /// Move-picker buffers per ply, reused from node to node: a stack per
     /// ply, since the singular test opens a second picker at the ply of the
     /// one it interrupts.
