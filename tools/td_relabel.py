@@ -12,14 +12,12 @@ import sys
 
 import numpy as np
 
-RECORD = np.dtype([("ccr", "u1", 32), ("score", "<i2"), ("flags", "u1"), ("ep", "u1"),
-                   ("halfmove", "u1"), ("result", "u1"), ("fullmove", "<u2")])
-HEADER = 16  # magic, record size, game count
+from shardstats import HEADER, RECORD, plies
 
 
 def next_ply_kept(r):
     """Whether record i + 1 is the position one ply after record i in the same game."""
-    ply = 2 * (r["fullmove"].astype(np.int64) - 1) + (r["flags"] & 1)
+    ply = plies(r)
     x = r["ccr"][:-1] ^ r["ccr"][1:]
     squares = ((x & 0x0F) != 0).sum(1) + ((x & 0xF0) != 0).sum(1)  # a move changes 2 to 4 squares
     return (ply[1:] == ply[:-1] + 1) & (squares <= 4) & (r["result"][1:] == r["result"][:-1])
