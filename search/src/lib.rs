@@ -25,6 +25,7 @@ pub mod skill;
 pub mod tb;
 pub mod tbfiles;
 mod tbroot;
+pub mod threats;
 pub mod tt;
 pub mod worker;
 

@@ -11,6 +11,7 @@ use crate::params::{
     capture_history_div, capture_queen_promo, capture_underpromo, capture_victim_mul, good_capture_min, mvv,
 };
 use crate::see::see_ge;
+use crate::threats::Threats;
 use crate::tt::TranspositionTable;
 use tetrad_simd::{generate_in, is_legal_in, GenType, Move, MoveList, NodeView, PieceType, Position};
 
@@ -172,6 +173,7 @@ impl MovePicker {
 
     fn score_quiets(&mut self, ctx: &PickContext) {
         let scorer = ctx.hist.quiet_scorer(ctx.pos.side_to_move(), ctx.keys);
+        let threats = Threats::of(ctx.view);
         for i in 0..self.buf.list.len() {
             let m = self.buf.list.as_slice()[i];
             self.buf.scores[i] = if m == self.killers[0] {
@@ -181,7 +183,8 @@ impl MovePicker {
             } else if m == self.counter {
                 REFUTATION_MIN
             } else {
-                scorer.order(m, piece_to(ctx.pos, m))
+                let pt = piece_to(ctx.pos, m);
+                scorer.order(m, pt) + threats.order_bonus(m, pt)
             };
         }
     }

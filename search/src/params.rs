@@ -271,6 +271,15 @@ tunables! {
     /// A fail-low rewards the opponent's quiet move into the node from this depth (PV nodes always).
     prior_bonus_min_depth = 3, 1..=8, 0.5;
 
+    /// Quiet ordering: a queen leaving a square a pawn, minor or rook attacks, for a safe one.
+    threat_escape_queen = 32000, 0..=64000, 2000;
+    /// Quiet ordering: a rook leaving a square a pawn or minor attacks, for a safe one.
+    threat_escape_rook = 16000, 0..=48000, 1500;
+    /// Quiet ordering: a knight or bishop leaving a square a pawn attacks, for a safe one.
+    threat_escape_minor = 10000, 0..=32000, 1000;
+    /// Quiet ordering: a piece stepping onto such a square loses this percent of the escape's bonus.
+    threat_into_pct = 100, 0..=200, 10;
+
     /// Capture ordering: victim value × this, less the attacker's kind.
     capture_victim_mul = 16, 4..=64, 2;
     /// Capture ordering: capture history divided by this.
