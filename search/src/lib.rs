@@ -25,7 +25,7 @@ pub mod skill;
 pub mod tb;
 pub mod tbfiles;
 mod tbroot;
-pub mod threats;
+mod threats;
 pub mod tt;
 pub mod worker;
 
