@@ -6,33 +6,22 @@
 use crate::history::PieceTo;
 use crate::params::{threat_escape_minor, threat_escape_queen, threat_escape_rook, threat_into_pct};
 use tetrad_simd::attacks::{bishop_attacks, knight_attacks, pawn_attacks_bb, rook_attacks};
-use tetrad_simd::{Move, NodeView, PieceType, Square};
+use tetrad_simd::bitboards::squares;
+use tetrad_simd::{Move, NodeView, PieceType};
 
-/// Squares the opponent attacks with pieces cheaper than each of ours.
+/// Squares the opponent attacks with pieces cheaper than each of ours, and
+/// what leaving or entering them is worth, by the piece code's kind bits
+/// (pawns and kings: nothing), so that scoring a move is two bit tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Threats {
-    /// Attacked by an enemy pawn (cheaper than a knight or bishop).
-    pub by_pawn: u64,
-    /// Attacked by an enemy pawn, knight or bishop (cheaper than a rook).
-    pub by_minor: u64,
-    /// Attacked by an enemy pawn, minor or rook (cheaper than a queen).
-    pub by_rook: u64,
-    /// The set that threatens each kind, by the piece code's kind bits
-    /// (pawns and kings: none), so that scoring a move is two bit tests.
+    /// The squares where a piece of each kind is attacked by a cheaper one:
+    /// a knight's or bishop's by pawns, a rook's by pawns and minors, a
+    /// queen's by pawns, minors and rooks.
     danger: [u64; 8],
-    /// The ordering points of an escape, by kind bits.
+    /// The ordering points of an escape from such a square to a safe one.
     escape: [i32; 8],
-}
-
-/// Each set bit's square, lowest first.
-fn squares(mut set: u64) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let sq = Square::new(set.trailing_zeros() as u8);
-            set &= set - 1;
-            sq
-        })
-    })
+    /// The points taken off for stepping from safety onto such a square.
+    into: [i32; 8],
 }
 
 impl Threats {
@@ -59,18 +48,18 @@ impl Threats {
                 by_rook |= rook_attacks(sq, view.occ);
             }
         }
-        let mut danger = [0; 8];
-        let mut escape = [0; 8];
+        let mut t = Threats::default();
         for (kind, set, points) in [
             (PieceType::Knight, by_pawn, threat_escape_minor()),
             (PieceType::Bishop, by_pawn, threat_escape_minor()),
             (PieceType::Rook, by_minor, threat_escape_rook()),
             (PieceType::Queen, by_rook, threat_escape_queen()),
         ] {
-            danger[kind as usize] = set;
-            escape[kind as usize] = points;
+            t.danger[kind as usize] = set;
+            t.escape[kind as usize] = points;
+            t.into[kind as usize] = points * threat_into_pct() / 100;
         }
-        Threats { by_pawn, by_minor, by_rook, danger, escape }
+        t
     }
 
     /// Ordering points for quiet move `m` of the piece `pt.piece`: a bonus
@@ -81,21 +70,16 @@ impl Threats {
         let k = usize::from(pt.piece & 7);
         let danger = self.danger[k];
         let (from, to) = ((danger >> m.from().index()) as i32 & 1, (danger >> m.to().index()) as i32 & 1);
-        // from − to: +1 escaping, −1 stepping in, 0 otherwise.
-        let way = from - to;
-        let points = self.escape[k];
-        if way >= 0 {
-            way * points
-        } else {
-            -points * threat_into_pct() / 100
-        }
+        // Leaving for a safe square, or stepping from safety onto a threatened
+        // one; moving between two threatened or two safe squares scores nothing.
+        from * (1 - to) * self.escape[k] - to * (1 - from) * self.into[k]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_simd::{MoveKind, Position};
+    use tetrad_simd::{MoveKind, Position, Square};
 
     /// A white piece of `kind` (the square is the move's business).
     fn white(kind: PieceType) -> PieceTo {
@@ -112,8 +96,8 @@ mod tests {
         // b6 guards a5 and c5.
         let pos = Position::from_fen("4k3/8/1p2n3/8/3Q4/5N2/8/4K3 w - - 0 1").unwrap();
         let t = Threats::of(&NodeView::new(&pos));
-        assert_eq!(t.by_pawn, (1 << 32) | (1 << 34));
-        assert!(t.by_minor >> 27 & 1 != 0);
+        assert_eq!(t.danger[PieceType::Knight as usize], (1 << 32) | (1 << 34), "the pawn's squares");
+        assert!(t.danger[PieceType::Rook as usize] >> 27 & 1 != 0, "d4, the knight's");
         let (d4, a1, c5) = (27, 0, 34);
         assert!(t.order_bonus(mv(d4, a1), white(PieceType::Queen)) > 0);
         assert_eq!(t.order_bonus(mv(d4, c5), white(PieceType::Queen)), 0, "attacked there too");
@@ -146,6 +130,6 @@ mod tests {
         assert_eq!(t.order_bonus(mv(d5, d4), black(PieceType::Queen)), 0, "still on the rook's file");
         assert!(t.order_bonus(mv(f6, h5), black(PieceType::Knight)) > 0);
         assert!(t.order_bonus(mv(f6, h7), black(PieceType::Knight)) > 0);
-        assert_eq!(t.by_pawn, (1 << 45) | (1 << 47), "f6 and h6");
+        assert_eq!(t.danger[PieceType::Knight as usize], (1 << 45) | (1 << 47), "f6 and h6");
     }
 }

@@ -6,7 +6,19 @@
 //! position; for arbitrary input their sets hold the squares carrying them,
 //! exactly like every other code, so the 16 sets always partition the board.
 
-use crate::types::{Color, Piece, PieceType};
+use crate::types::{Color, Piece, PieceType, Square};
+
+/// The squares of a set, lowest first.
+#[inline]
+pub fn squares(mut set: u64) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let s = Square::new(set.trailing_zeros() as u8);
+            set &= set - 1;
+            s
+        })
+    })
+}
 
 /// Sixteen bitboards, one per CCR code.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -14,6 +14,7 @@
 //! with the king lifted off the board; en passant is verified by playing it.
 
 use super::{GenType, KingInfo};
+use crate::bitboards::squares;
 use crate::ccr::Ccr;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castle_path, Position};
@@ -130,17 +131,6 @@ pub fn king_info(pos: &Position) -> KingInfo {
 pub fn in_check(pos: &Position) -> bool {
     let us = pos.side_to_move();
     is_attacked(pos.ccr(), pos.king(us), us.flip(), None)
-}
-
-/// The squares of a bitboard, lowest first.
-fn squares(mut bb: u64) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        (bb != 0).then(|| {
-            let s = Square::new(bb.trailing_zeros() as u8);
-            bb &= bb - 1;
-            s
-        })
-    })
 }
 
 struct Gen<'a> {
