@@ -23,6 +23,8 @@ use tetrad_simd::{Bitboards, Color};
 const MAX_ROWS: usize = 64;
 /// A slot this close (pieces that differ) serves both perspectives at once.
 const NEAR: u32 = 6;
+/// The most squares one move changes (castling: king and rook, from and to).
+const ONE_MOVE: u32 = 4;
 
 #[derive(Clone, Copy)]
 struct Slot {
@@ -140,7 +142,9 @@ impl NnueCache {
         let views = self.net.arch.views(bb);
         let keys = [views[0].key, views[1].key];
         // The usual case: the parent (or the node before at this ply) was
-        // summed in the same buckets and differs by a few pieces.
+        // summed in the same buckets and differs by a few pieces. A parent
+        // one move away (a move changes at most four squares' pieces) is
+        // taken without weighing the sibling: no slot is much nearer.
         let mut near = None;
         for c in [ply.checked_sub(1), Some(ply)].into_iter().flatten() {
             let s = &self.slots[c];
@@ -148,6 +152,9 @@ impl NnueCache {
                 let d = distance(&s.pieces, &now);
                 if near.is_none_or(|(_, b)| d <= b) {
                     near = Some((c, d));
+                }
+                if c + 1 == ply && d <= ONE_MOVE {
+                    break;
                 }
             }
         }
@@ -174,7 +181,7 @@ impl NnueCache {
         let (accs, _) = self.accs.as_chunks::<H>();
         let (white, black) = (&accs[2 * ply], &accs[2 * ply + 1]);
         let (us, them) = if stm == Color::White { (white, black) } else { (black, white) };
-        self.net.output_fixed(us, them, now.iter().map(|s| s.count_ones()).sum())
+        self.net.output_fixed(us, them, 64 - bb.empty().count_ones())
     }
 
     /// Perspective `p` of slot `ply` from the nearest of: the parent's slot,
