@@ -145,17 +145,15 @@ impl NnueCache {
         // summed in the same buckets and differs by a few pieces. A parent
         // one move away (a move changes at most four squares' pieces) is
         // taken without weighing the sibling: no slot is much nearer.
+        let summed_here = |s: &Slot| s.valid && s.keys == keys;
         let mut near = None;
-        for c in [ply.checked_sub(1), Some(ply)].into_iter().flatten() {
-            let s = &self.slots[c];
-            if s.valid && s.keys == keys {
-                let d = distance(&s.pieces, &now);
-                if near.is_none_or(|(_, b)| d <= b) {
-                    near = Some((c, d));
-                }
-                if c + 1 == ply && d <= ONE_MOVE {
-                    break;
-                }
+        if ply > 0 && summed_here(&self.slots[ply - 1]) {
+            near = Some((ply - 1, distance(&self.slots[ply - 1].pieces, &now)));
+        }
+        if near.is_none_or(|(_, d)| d > ONE_MOVE) && summed_here(&self.slots[ply]) {
+            let d = distance(&self.slots[ply].pieces, &now);
+            if near.is_none_or(|(_, b)| d <= b) {
+                near = Some((ply, d));
             }
         }
         match near {
