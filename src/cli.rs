@@ -222,6 +222,11 @@ pub struct DatagenArgs {
     /// Evaluation of the players (default: the engine's default).
     #[arg(long, value_enum)]
     pub eval: Option<EvalChoice>,
+    /// The players' network: this file instead of the built-in one (a
+    /// candidate network can make the next generation's data before it is
+    /// built in). The run's `datagen.txt` names the network by its content.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// Parses `A..B` (B > A) into a range.

@@ -123,8 +123,7 @@ fn game_start(
 }
 
 /// Plays games `range` on the rayon pool; results in game order.
-fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
-    let eval = EvalChoice::config(args.eval);
+fn play_range(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], range: std::ops::Range<usize>) -> Vec<Game> {
     let check = BalanceCheck {
         nodes: args.nodes,
         window: BALANCED_WINDOW,
@@ -137,7 +136,7 @@ fn play_range(args: &DatagenArgs, book: &[Position], range: std::ops::Range<usiz
         .map_init(
             || (Worker::new(0), Arc::new(TranspositionTable::new(TABLE_MB))),
             |(worker, tt), g| match game_start(args, book, g, &check, worker, tt) {
-                Some(pos) => play_game(pos, args.nodes, &eval, worker, tt),
+                Some(pos) => play_game(pos, args.nodes, eval, worker, tt),
                 None => Game { positions: Vec::new(), result: GameResult::Draw },
             },
         )
@@ -152,13 +151,11 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// The arguments a shard's content depends on (everything but games and
 /// threads; the evaluation is named only when it is not the hand-written one,
 /// which runs made before the network existed used).
-fn manifest(args: &DatagenArgs, book_text: &str) -> String {
-    let kind = EvalChoice::config(args.eval).kind;
-    let cfg = EvalChoice::config(args.eval);
-    let eval = if kind == tetrad_eval::EvalKind::Hce {
+fn manifest(args: &DatagenArgs, eval: &EvalConfig, book_text: &str) -> String {
+    let eval = if eval.kind == tetrad_eval::EvalKind::Hce {
         String::new()
     } else {
-        format!("eval {}\nnet-fnv {:016x}\n", kind.name(), fnv(&cfg.net.to_bytes()))
+        format!("eval {}\nnet-fnv {:016x}\n", eval.kind.name(), fnv(&eval.net.to_bytes()))
     };
     format!(
         "tetrad datagen v2\nscores network\nseed {}\nnodes {}\nrandom-plies {}\nwalks {}\nshard-games {}\nbook-fnv {:016x}\n{eval}",
@@ -191,13 +188,13 @@ fn shard_games(path: &Path) -> Option<u32> {
     (&head[..8] == dataset::MAGIC).then(|| u32::from_le_bytes([head[12], head[13], head[14], head[15]]))
 }
 
-fn run_bin(args: &DatagenArgs, book: &[Position], book_text: &str, threads: usize) -> i32 {
+fn run_bin(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], book_text: &str, threads: usize) -> i32 {
     let dir = Path::new(&args.out);
     if let Err(e) = std::fs::create_dir_all(dir) {
         errln!("error: cannot create {}: {e}", dir.display());
         return 2;
     }
-    let want = manifest(args, book_text);
+    let want = manifest(args, eval, book_text);
     let manifest_path = dir.join("datagen.txt");
     match std::fs::read_to_string(&manifest_path) {
         Ok(have) if have != want => {
@@ -235,7 +232,7 @@ fn run_bin(args: &DatagenArgs, book: &[Position], book_text: &str, threads: usiz
     for &k in &todo {
         let range = k * g..((k + 1) * g).min(args.games);
         let n = range.len();
-        let games = play_range(args, book, range);
+        let games = play_range(args, eval, book, range);
         let records: Vec<Record> = games
             .iter()
             .flat_map(|game| game.positions.iter().map(move |(p, s)| Record::new(p, *s, game.result)))
@@ -258,7 +255,7 @@ fn run_bin(args: &DatagenArgs, book: &[Position], book_text: &str, threads: usiz
 }
 
 /// `--format epd|bullet`: one file at `--out`, written in batches of games.
-fn run_file(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
+fn run_file(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], threads: usize) -> i32 {
     let mut out = match DataFile::create(&args.out, args.format) {
         Ok(f) => f,
         Err(e) => {
@@ -272,7 +269,7 @@ fn run_file(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
     let mut index = 0;
     while index < args.games {
         let end = (index + batch).min(args.games);
-        let records: Vec<Record> = play_range(args, book, index..end)
+        let records: Vec<Record> = play_range(args, eval, book, index..end)
             .iter()
             .flat_map(|game| game.positions.iter().map(move |(p, s)| Record::new(p, *s, game.result)))
             .collect();
@@ -295,10 +292,31 @@ fn run_file(args: &DatagenArgs, book: &[Position], threads: usize) -> i32 {
     0
 }
 
+/// The players' evaluation: `--eval`, with `--eval-file`'s network when given.
+pub fn eval_config(args: &DatagenArgs) -> Result<EvalConfig, String> {
+    let mut cfg = EvalChoice::config(args.eval);
+    if let Some(path) = &args.eval_file {
+        if cfg.kind == tetrad_eval::EvalKind::Hce {
+            return Err("--eval-file needs the network (not --eval hce)".into());
+        }
+        let net = tetrad_eval::nnue::Network::load(Path::new(path)).map_err(|e| e.to_string())?;
+        cfg.kind = tetrad_eval::EvalKind::Nnue;
+        cfg.net = Arc::new(net);
+    }
+    Ok(cfg)
+}
+
 /// Runs the command; returns the exit code.
 pub fn run(args: &DatagenArgs) -> i32 {
+    let eval = match eval_config(args) {
+        Ok(e) => e,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
     if !args.from_pgn.is_empty() {
-        return crate::from_pgn::run(args);
+        return crate::from_pgn::run(args, &eval);
     }
     let book_text = match &args.book {
         Some(path) => match std::fs::read_to_string(path) {
@@ -320,11 +338,11 @@ pub fn run(args: &DatagenArgs) -> i32 {
     }
     let threads = rayon::current_num_threads();
     match args.format {
-        DataFormat::Bin => run_bin(args, &book, &book_text, threads),
+        DataFormat::Bin => run_bin(args, &eval, &book, &book_text, threads),
         DataFormat::Epd | DataFormat::Bullet if args.shards.is_some() || args.resume => {
             errln!("error: --shards and --resume need --format bin (shards are its files)");
             2
         }
-        DataFormat::Epd | DataFormat::Bullet => run_file(args, &book, threads),
+        DataFormat::Epd | DataFormat::Bullet => run_file(args, &eval, &book, threads),
     }
 }

@@ -16,7 +16,7 @@
 //! illegal move, a bad tag, FEN or variant), has no result (`*` or no
 //! `Result` tag: the record needs one), or has a garbage score comment.
 
-use crate::cli::{DataFormat, DatagenArgs, EvalChoice, ScoreUnits};
+use crate::cli::{DataFormat, DatagenArgs, ScoreUnits};
 use crate::data_file::DataFile;
 use crate::pgn_score::{parse_comment, CommentScore};
 use crate::quiet::is_quiet_sample;
@@ -240,8 +240,9 @@ fn open_output(args: &DatagenArgs) -> Result<Output, String> {
     })
 }
 
-/// Runs the conversion; returns the exit code.
-pub fn run(args: &DatagenArgs) -> i32 {
+/// Runs the conversion with `eval` (the network whose units Tetrad's scores
+/// are turned into); returns the exit code.
+pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
     // Every input must open before anything is written.
     for path in &args.from_pgn {
         if let Err(e) = std::fs::File::open(path) {
@@ -256,7 +257,7 @@ pub fn run(args: &DatagenArgs) -> i32 {
             return 2;
         }
     };
-    let opts = Options { player: args.player.clone(), units: args.units, eval: EvalChoice::config(args.eval) };
+    let opts = Options { player: args.player.clone(), units: args.units, eval: eval.clone() };
     let mut tally = Tally::default();
     for path in &args.from_pgn {
         let file = match std::fs::File::open(path) {

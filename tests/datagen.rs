@@ -63,6 +63,31 @@ fn shards_are_thread_independent_and_resumable() {
     }
     assert!(total > 0);
 
+    // The built-in network given as a file plays the same games: a
+    // candidate network can make data before it is built in.
+    let c = temp_dir("c");
+    std::fs::create_dir_all(&c).unwrap();
+    let copy = c.join("builtin.tnn");
+    let tetrad = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_tetrad")).args(args).output().unwrap();
+    assert!(tetrad(&["net", "builtin", "--out", copy.to_str().unwrap()]).status.success());
+    let from_file = c.join("run");
+    let out = datagen(&from_file, 6, 2, &["--eval-file", copy.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for s in &dataset::list_shards(&a).unwrap() {
+        let name = s.file_name().unwrap();
+        assert_eq!(std::fs::read(s).unwrap(), std::fs::read(from_file.join(name)).unwrap(), "{name:?} differs");
+    }
+    // A file that is no network, and a network with the hand-written evaluation, are refused.
+    let junk = c.join("junk.tnn");
+    std::fs::write(&junk, b"not a network").unwrap();
+    let bad = datagen(&c.join("bad"), 3, 1, &["--eval-file", junk.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("junk.tnn"));
+    assert!(!c.join("bad").exists(), "nothing is written for a bad network");
+    let hce = datagen(&c.join("hce"), 3, 1, &["--eval", "hce", "--eval-file", copy.to_str().unwrap()]);
+    assert_eq!(hce.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&c);
+
     // A short run from the built-in network writes a network; a missing start is refused.
     let net = a.join("net.tnn");
     let train_with = |init: &str, extra: &[&str]| {
