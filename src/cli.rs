@@ -65,6 +65,10 @@ pub enum Command {
         /// Evaluation (default: the engine's default).
         #[arg(long, value_enum)]
         eval: Option<EvalChoice>,
+        /// A network file to search with instead of the built-in one (a
+        /// candidate's node count and speed).
+        #[arg(long, value_name = "FILE")]
+        net: Option<String>,
     },
     /// Self-play games at a fixed node budget (or scored PGNs: --from-pgn), writing labelled quiet positions for `train` and `tune`.
     Datagen(DatagenArgs),
@@ -105,6 +109,21 @@ impl EvalChoice {
             None => {}
         }
         cfg
+    }
+
+    /// As [`EvalChoice::config`], with the network of the file `net` when
+    /// given (refused with the hand-written evaluation; errors name the file).
+    pub fn config_with_net(choice: Option<EvalChoice>, net: Option<&str>) -> Result<tetrad_eval::EvalConfig, String> {
+        let mut cfg = EvalChoice::config(choice);
+        if let Some(path) = net {
+            if cfg.kind == tetrad_eval::EvalKind::Hce {
+                return Err("--net needs the network (not --eval hce)".into());
+            }
+            let net = tetrad_eval::nnue::Network::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            cfg.kind = tetrad_eval::EvalKind::Nnue;
+            cfg.net = std::sync::Arc::new(net);
+        }
+        Ok(cfg)
     }
 }
 
@@ -226,7 +245,7 @@ pub struct DatagenArgs {
     /// candidate network can make the next generation's data before it is
     /// built in). The run's `datagen.txt` names the network by its content.
     #[arg(long, value_name = "FILE")]
-    pub eval_file: Option<String>,
+    pub net: Option<String>,
 }
 
 /// Parses `A..B` (B > A) into a range.

@@ -292,23 +292,9 @@ fn run_file(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], threads: u
     0
 }
 
-/// The players' evaluation: `--eval`, with `--eval-file`'s network when given.
-pub fn eval_config(args: &DatagenArgs) -> Result<EvalConfig, String> {
-    let mut cfg = EvalChoice::config(args.eval);
-    if let Some(path) = &args.eval_file {
-        if cfg.kind == tetrad_eval::EvalKind::Hce {
-            return Err("--eval-file needs the network (not --eval hce)".into());
-        }
-        let net = tetrad_eval::nnue::Network::load(Path::new(path)).map_err(|e| e.to_string())?;
-        cfg.kind = tetrad_eval::EvalKind::Nnue;
-        cfg.net = Arc::new(net);
-    }
-    Ok(cfg)
-}
-
 /// Runs the command; returns the exit code.
 pub fn run(args: &DatagenArgs) -> i32 {
-    let eval = match eval_config(args) {
+    let eval = match EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
         Ok(e) => e,
         Err(e) => {
             errln!("error: {e}");

@@ -46,8 +46,14 @@ fn run() -> i32 {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth, threads, hash, eval } => {
-            bench_cmd::run(depth, threads, hash, &cli::EvalChoice::config(eval))
+        cli::Command::Bench { depth, threads, hash, eval, net } => {
+            match cli::EvalChoice::config_with_net(eval, net.as_deref()) {
+                Ok(cfg) => bench_cmd::run(depth, threads, hash, &cfg),
+                Err(e) => {
+                    errln!("error: {e}");
+                    2
+                }
+            }
         }
         cli::Command::Perft(p) => perft_cmd::run(&p),
         cli::Command::Datagen(a) => datagen_cmd::run(&a),

@@ -71,7 +71,7 @@ fn shards_are_thread_independent_and_resumable() {
     let tetrad = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_tetrad")).args(args).output().unwrap();
     assert!(tetrad(&["net", "builtin", "--out", copy.to_str().unwrap()]).status.success());
     let from_file = c.join("run");
-    let out = datagen(&from_file, 6, 2, &["--eval-file", copy.to_str().unwrap()]);
+    let out = datagen(&from_file, 6, 2, &["--net", copy.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     for s in &dataset::list_shards(&a).unwrap() {
         let name = s.file_name().unwrap();
@@ -80,12 +80,22 @@ fn shards_are_thread_independent_and_resumable() {
     // A file that is no network, and a network with the hand-written evaluation, are refused.
     let junk = c.join("junk.tnn");
     std::fs::write(&junk, b"not a network").unwrap();
-    let bad = datagen(&c.join("bad"), 3, 1, &["--eval-file", junk.to_str().unwrap()]);
+    let bad = datagen(&c.join("bad"), 3, 1, &["--net", junk.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("junk.tnn"));
     assert!(!c.join("bad").exists(), "nothing is written for a bad network");
-    let hce = datagen(&c.join("hce"), 3, 1, &["--eval", "hce", "--eval-file", copy.to_str().unwrap()]);
+    let hce = datagen(&c.join("hce"), 3, 1, &["--eval", "hce", "--net", copy.to_str().unwrap()]);
     assert_eq!(hce.status.code(), Some(2));
+    // `bench --net` searches with the file: the built-in network's copy
+    // gives the built-in node count; a junk file is refused.
+    let nodes = |out: std::process::Output| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().last().unwrap().split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(nodes(tetrad(&["bench", "5"])), nodes(tetrad(&["bench", "5", "--net", copy.to_str().unwrap()])));
+    let bad = tetrad(&["bench", "5", "--net", junk.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("junk.tnn"));
     let _ = std::fs::remove_dir_all(&c);
 
     // A short run from the built-in network writes a network; a missing start is refused.
