@@ -4,14 +4,14 @@
 
 use tetrad_search::see::see_ge;
 use tetrad_search::MATE_IN_MAX;
-use tetrad_simd::{ccr_to_bitboards, generate, in_check, GenType, Move, MoveList, Position};
+use tetrad_simd::{generate, in_check, GenType, Move, MoveList, NodeView, Position};
 
 /// Whether the side to move has a capture that wins material by SEE.
 pub fn has_winning_capture(pos: &Position) -> bool {
     let mut caps = MoveList::new();
     generate(pos, GenType::Captures, &mut caps);
-    let bb = ccr_to_bitboards(pos.ccr());
-    caps.iter().any(|&m| see_ge(pos, &bb, m, 1))
+    let view = NodeView::new(pos);
+    caps.iter().any(|&m| see_ge(&view, m, 1))
 }
 
 /// Whether `pos`, where `best` was played on a search score of `score`

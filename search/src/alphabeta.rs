@@ -6,7 +6,7 @@
 
 use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
-use crate::movepick::{is_noisy, kind_index, piece_to, MovePicker, PickContext};
+use crate::movepick::{is_noisy, is_noisy_ccr, kind_index, piece_to, piece_to_ccr, MovePicker, PickContext};
 use crate::params::*;
 use crate::prune::Singular;
 use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
@@ -114,9 +114,15 @@ impl Worker {
                 // A quiet table move that cuts here earns the history bonus of
                 // a searched cut-off (as in Stockfish); a move of a colliding
                 // entry only touches history cells.
-                if s >= beta && !tt_move.is_null() && !is_noisy(pos, tt_move) {
+                if s >= beta && !tt_move.is_null() && !is_noisy_ccr(pos, tt_move) {
                     let keys = QuietKeys::new(self.prev_moves(ply), None).at_ply(ply);
-                    self.hist.update_quiets(pos.side_to_move(), (tt_move, piece_to(pos, tt_move)), &[], &keys, depth);
+                    self.hist.update_quiets(
+                        pos.side_to_move(),
+                        (tt_move, piece_to_ccr(pos, tt_move)),
+                        &[],
+                        &keys,
+                        depth,
+                    );
                 }
                 return s;
             }
@@ -294,7 +300,7 @@ impl Worker {
 
         // Step 10. The move loop. The children start counting their cut-offs afresh.
         self.stack[ply + 1].cutoffs = 0;
-        let tt_capture = !tt_move.is_null() && is_noisy(pos, tt_move);
+        let tt_capture = !tt_move.is_null() && is_noisy(&view, tt_move);
         let keys = QuietKeys::new(self.prev_moves(ply), corr_keys.map(|k| k.pawns)).at_ply(ply);
         let prev = &keys.prev;
         let counter = if prev[0].piece != 0 { *prev[0].entry(&self.hist.counter) } else { Move::NULL };
@@ -318,8 +324,9 @@ impl Worker {
                 continue;
             }
             moves_seen += 1;
-            let noisy = is_noisy(pos, m);
-            let history = if noisy { 0 } else { self.hist.quiet_score(us, m, piece_to(pos, m), &keys) };
+            let noisy = is_noisy(&view, m);
+            let moved = piece_to(&view, m);
+            let history = if noisy { 0 } else { self.hist.quiet_score(us, m, moved, &keys) };
 
             // Checking moves are exempt from the quiet-move pruning below; decided
             // from this node's view, so a pruned move is never made.
@@ -344,7 +351,7 @@ impl Worker {
                     {
                         continue;
                     }
-                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_quiet_margin() * lmr_depth) {
+                    if depth <= see_prune_depth() && !see_ge(&view, m, see_quiet_margin() * lmr_depth) {
                         continue;
                     }
                 } else if noisy {
@@ -352,11 +359,11 @@ impl Worker {
                     if !in_check
                         && !gives_check
                         && lmr_depth <= cfp_depth()
-                        && static_eval + cfp_base() + cfp_margin() * lmr_depth + capture_value(pos, m) <= alpha
+                        && static_eval + cfp_base() + cfp_margin() * lmr_depth + capture_value(&view, m) <= alpha
                     {
                         continue;
                     }
-                    if depth <= see_prune_depth() && !see_ge(pos, &view.bb, m, see_capture_margin() * depth * depth) {
+                    if depth <= see_prune_depth() && !see_ge(&view, m, see_capture_margin() * depth * depth) {
                         continue;
                     }
                 }
@@ -395,7 +402,7 @@ impl Worker {
             self.tt.prefetch(child.key());
             let new_depth = depth - 1 + extension;
             self.keys.push(pos.key());
-            self.stack[ply].moved = piece_to(pos, m);
+            self.stack[ply].moved = moved;
             self.stack[ply].moved_quiet = !noisy;
             self.stack[ply].played = m;
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
@@ -466,6 +473,7 @@ impl Worker {
                         self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
                         self.on_cutoff(
                             pos,
+                            &view,
                             ply,
                             m,
                             noisy,
@@ -484,7 +492,7 @@ impl Worker {
                     n_captures += 1;
                 }
             } else if n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = (m, piece_to(pos, m));
+                quiets_tried[n_quiets] = (m, moved);
                 n_quiets += 1;
             }
         }
@@ -536,7 +544,7 @@ impl Worker {
         }
         // Correction history: a quiet result that moved the evaluation the way its bound allows.
         #[allow(clippy::nonminimal_bool, reason = "each negated pair is one excluded case, as the comment reads")]
-        let corrects = (best_move.is_null() || !is_noisy(pos, best_move))
+        let corrects = (best_move.is_null() || !is_noisy(&view, best_move))
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
             && best_score.abs() < TB_WIN_IN_MAX;
@@ -555,6 +563,7 @@ impl Worker {
     fn on_cutoff(
         &mut self,
         pos: &Position,
+        view: &NodeView,
         ply: usize,
         m: Move,
         noisy: bool,
@@ -564,9 +573,9 @@ impl Worker {
         keys: &QuietKeys,
     ) {
         let bonus = history_bonus(depth);
-        let cap_key = |pos: &Position, m: Move| (piece_to(pos, m), kind_index(pos.ccr().code(m.to())));
+        let cap_key = |m: Move| (piece_to(view, m), kind_index(view.code(m.to())));
         if noisy {
-            let (pt, victim) = cap_key(pos, m);
+            let (pt, victim) = cap_key(m);
             crate::history::gravity(&mut pt.entry_mut(&mut self.hist.capture)[victim], bonus);
         } else {
             self.hist.add_killer(ply, m);
@@ -574,10 +583,10 @@ impl Worker {
             if prev[0].piece != 0 {
                 *prev[0].entry_mut(&mut self.hist.counter) = m;
             }
-            self.hist.update_quiets(pos.side_to_move(), (m, piece_to(pos, m)), quiets, keys, depth);
+            self.hist.update_quiets(pos.side_to_move(), (m, piece_to(view, m)), quiets, keys, depth);
         }
         for &c in captures {
-            let (pt, victim) = cap_key(pos, c);
+            let (pt, victim) = cap_key(c);
             crate::history::gravity(&mut pt.entry_mut(&mut self.hist.capture)[victim], -bonus);
         }
     }

@@ -43,12 +43,12 @@ impl Worker {
         let keys = crate::history::QuietKeys::default();
         let mut result = None;
         while let Some(m) = picker.next(&PickContext { pos, view, hist: &self.hist, keys: &keys, tt: &self.tt }) {
-            if m == self.stack[ply].excluded || !see_ge(pos, &view.bb, m, pc_beta - static_eval) {
+            if m == self.stack[ply].excluded || !see_ge(view, m, pc_beta - static_eval) {
                 continue;
             }
             let child = pos.make_move(m);
             self.keys.push(pos.key());
-            self.stack[ply].moved = crate::movepick::piece_to(pos, m);
+            self.stack[ply].moved = crate::movepick::piece_to(view, m);
             self.stack[ply].moved_quiet = false;
             let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
             if score >= pc_beta {

@@ -67,8 +67,8 @@ impl Worker {
             moves += 1;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
-                if m.promo().is_none() && static_eval + capture_value(pos, m) + delta_margin() <= alpha {
-                    best_score = best_score.max(static_eval + capture_value(pos, m) + delta_margin());
+                if m.promo().is_none() && static_eval + capture_value(&view, m) + delta_margin() <= alpha {
+                    best_score = best_score.max(static_eval + capture_value(&view, m) + delta_margin());
                     continue;
                 }
                 if m.promo().is_some_and(|p| p != tetrad_simd::PieceType::Queen) {
@@ -78,8 +78,8 @@ impl Worker {
             let child = pos.make_move(m);
             self.tt.prefetch(child.key());
             self.keys.push(pos.key());
-            self.stack[ply].moved = piece_to(pos, m);
-            self.stack[ply].moved_quiet = !is_noisy(pos, m);
+            self.stack[ply].moved = piece_to(&view, m);
+            self.stack[ply].moved_quiet = !is_noisy(&view, m);
             self.stack[ply].played = m;
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();

@@ -3,7 +3,7 @@
 //! least valuable attacker (x-rays revealed as pieces leave)?
 
 use tetrad_simd::attacks::{bishop_attacks, rook_attacks};
-use tetrad_simd::{Bitboards, Color, Move, MoveKind, PieceType, Position, Square};
+use tetrad_simd::{Color, Move, MoveKind, NodeView, Piece, PieceType, Square};
 
 /// Piece values used by SEE, indexed pawn..king.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
@@ -11,20 +11,21 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 pub use tetrad_simd::movegen::attackers_to;
 
 /// Value gained by the move's capture (the victim), promotion included.
-pub fn capture_value(pos: &Position, m: Move) -> i32 {
-    let victim = pos.captured(m).map_or(0, |k| SEE_VALUE[k.index()]);
+pub fn capture_value(view: &NodeView, m: Move) -> i32 {
+    let victim = view.captured(m).map_or(0, |k| SEE_VALUE[k.index()]);
     victim + m.promo().map_or(0, |p| SEE_VALUE[p.index()] - SEE_VALUE[0])
 }
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns.
-pub fn see_ge(pos: &Position, bb: &Bitboards, m: Move, threshold: i32) -> bool {
+/// Reads the node's view: its bitboards, and its board for the two squares' pieces.
+pub fn see_ge(view: &NodeView, m: Move, threshold: i32) -> bool {
     if matches!(m.kind(), MoveKind::Castle) {
         return threshold <= 0;
     }
     let from = m.from();
     let to = m.to();
-    let Some(mover) = pos.piece_at(from) else { return false };
-    let mut swap = capture_value(pos, m) - threshold;
+    let Some(mover) = Piece::from_code(view.code(from)) else { return false };
+    let mut swap = capture_value(view, m) - threshold;
     if swap < 0 {
         return false;
     }
@@ -33,6 +34,7 @@ pub fn see_ge(pos: &Position, bb: &Bitboards, m: Move, threshold: i32) -> bool {
     if swap <= 0 {
         return true;
     }
+    let bb = &view.bb;
     let mut occ = bb.occupied() ^ from.bit() ^ to.bit();
     if m.kind() == MoveKind::EnPassant {
         occ ^= Square::from_coords(to.file(), from.rank()).bit();
@@ -87,12 +89,12 @@ pub fn see_ge(pos: &Position, bb: &Bitboards, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_simd::{ccr_to_bitboards, parse_uci_move};
+    use tetrad_simd::{parse_uci_move, Position};
 
     fn see(fen: &str, mv: &str, t: i32) -> bool {
         let pos = Position::from_fen(fen).unwrap();
         let m = parse_uci_move(&pos, mv).unwrap();
-        see_ge(&pos, &ccr_to_bitboards(pos.ccr()), m, t)
+        see_ge(&NodeView::new(&pos), m, t)
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod ccr;
 pub mod chess960;
 pub mod convert;
 pub mod fen;
+pub mod mailbox;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -29,6 +30,7 @@ pub use bitboards::Bitboards;
 pub use ccr::Ccr;
 pub use convert::{bitboards_to_ccr, ccr_to_bitboards};
 pub use fen::FenError;
+pub use mailbox::Mailbox;
 pub use movegen::{
     count_moves, generate, generate_in, in_check, is_legal, is_legal_in, king_info, legal_moves, parse_uci_move,
     GenType,

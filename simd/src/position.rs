@@ -4,6 +4,7 @@
 //! new position, and simply drops it when it returns (copy-make).
 
 use crate::ccr::Ccr;
+use crate::mailbox::Mailbox;
 use crate::moves::{Move, MoveKind};
 use crate::tables::PAWN_ATTACKS;
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
@@ -258,9 +259,20 @@ impl Position {
     /// for lookups.
     #[inline(always)]
     pub fn key_after(&self, m: Move) -> u64 {
+        self.key_after_codes(m, self.ccr.code(m.from()), self.ccr.code(m.to()))
+    }
+
+    /// [`Position::key_after`] with the two squares' codes read from the
+    /// node's [`Mailbox`] (a byte each) instead of the CCR.
+    #[inline(always)]
+    pub fn key_after_in(&self, board: &Mailbox, m: Move) -> u64 {
+        self.key_after_codes(m, board.code(m.from()), board.code(m.to()))
+    }
+
+    #[inline(always)]
+    fn key_after_codes(&self, m: Move, code: u8, captured: u8) -> u64 {
         let (from, to) = (m.from(), m.to());
-        let code = self.ccr.code(from) as usize;
-        let captured = self.ccr.code(to) as usize;
+        let (code, captured) = (code as usize, captured as usize);
         let z = &ZOBRIST;
         // Row 0 (empty square) of the piece keys is zero: no branch for captures.
         let mut key =

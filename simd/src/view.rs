@@ -3,6 +3,8 @@
 //!
 //! One [`ccr_to_bitboards`] conversion gives the sixteen by-code sets; from
 //! them the view derives occupancy, our king's checkers, check mask and pins.
+//! The CCR's nibbles are also unpacked to a byte a square ([`Mailbox`]), so
+//! that the search's many "which piece stands here" reads are single loads.
 //! What our moves need to give check (the squares from which each piece
 //! kind attacks the enemy king, and our pieces that stand between one of our
 //! sliders and that king) is a [`CheckInfo`] made from the view only by the
@@ -14,6 +16,7 @@
 use crate::attacks::{sliders, Sliders};
 use crate::bitboards::Bitboards;
 use crate::convert::ccr_to_bitboards;
+use crate::mailbox::Mailbox;
 use crate::moves::{Move, MoveKind};
 use crate::position::{castle_rook_target, Position};
 use crate::tables::{BETWEEN, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS};
@@ -50,6 +53,8 @@ pub struct NodeView {
     pub occ: u64,
     /// Checkers, evasion mask and pins of our king.
     pub info: KingInfo,
+    /// The piece code on each square, one byte a square.
+    pub board: Mailbox,
 }
 
 /// What our moves need to give check, made from a view only where the
@@ -88,7 +93,7 @@ impl NodeView {
         let theirs = occ & !ours;
         let (ksq, their_ksq) = (pos.king(us), pos.king(them));
         let info = king_info(sl, &bb, us, ksq, ours, theirs);
-        NodeView { bb, us, ksq, their_ksq, ours, theirs, occ, info }
+        NodeView { bb, us, ksq, their_ksq, ours, theirs, occ, info, board: Mailbox::from_ccr(pos.ccr()) }
     }
 
     /// Whether the side to move is in check.
@@ -107,6 +112,32 @@ impl NodeView {
     #[inline(always)]
     pub fn theirs_of(&self, k: PieceType) -> u64 {
         set(&self.bb, self.us.flip(), k)
+    }
+
+    /// The piece code on a square (0 = empty), one byte load.
+    #[inline(always)]
+    pub fn code(&self, sq: Square) -> u8 {
+        self.board.code(sq)
+    }
+
+    /// Whether a move captures: [`Position::is_capture`] read from the view.
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            _ => self.code(m.to()) != 0,
+        }
+    }
+
+    /// The kind of piece a move captures: [`Position::captured`] read from the view.
+    #[inline(always)]
+    pub fn captured(&self, m: Move) -> Option<PieceType> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(PieceType::Pawn),
+            MoveKind::Castle => None,
+            _ => PieceType::from_bits(self.code(m.to()) & 7),
+        }
     }
 }
 
