@@ -204,10 +204,25 @@ impl Worker {
         self.pick_buffers[ply].push(picker.into_buffers());
     }
 
-    /// Publishes the node count and checks the stop conditions.
-    #[inline]
+    /// Publishes the node count and checks the stop conditions. Inlined
+    /// into every node; what runs once in 1,024 nodes (or only under a node
+    /// limit) is kept out of line.
+    #[inline(always)]
     pub(crate) fn check_limits(&mut self) {
         self.nodes += 1;
+        if self.nodes & 1023 == 0 || self.node_limit.is_some() {
+            self.check_limits_rare();
+        }
+        // Depth 1 always completes (a few dozen nodes): a search stopped at
+        // once, or out of time or nodes, still answers a searched move.
+        if (self.nodes & 255 == 0 || self.single_thread) && self.root_depth > 1 {
+            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
+        }
+    }
+
+    /// The node count published, the node limit and the clock checked.
+    #[inline(never)]
+    fn check_limits_rare(&mut self) {
         if self.nodes & 1023 == 0 {
             self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         }
@@ -227,11 +242,6 @@ impl Worker {
             if self.nodes & 1023 == 0 && !self.still_pondering() && self.time.is_some_and(|t| t.hard_expired()) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
-        }
-        // Depth 1 always completes (a few dozen nodes): a search stopped at
-        // once, or out of time or nodes, still answers a searched move.
-        if (self.nodes & 255 == 0 || self.single_thread) && self.root_depth > 1 {
-            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
         }
     }
 
