@@ -14,7 +14,7 @@ use crate::see::{capture_value, see_ge};
 use crate::tb::wdl_score;
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
 use crate::worker::Worker;
-use tetrad_simd::{CheckInfo, Move, NodeView, Position};
+use tetrad_simd::{CheckInfo, Move, NodeView, PieceType, Position};
 
 /// Whether a stored score with this bound settles the window.
 #[inline]
@@ -30,7 +30,9 @@ impl Worker {
     /// The moves continuation history follows from a node at `ply`.
     #[inline]
     fn prev_moves(&self, ply: usize) -> PrevMoves {
-        [1, 2, 4, 6].map(|back| self.stack_move(ply, back))
+        // Written out: `[1, 2, 4, 6].map(..)` compiled to a call of
+        // `array::try_map` at every node (0.5% of the bench's instructions).
+        [self.stack_move(ply, 1), self.stack_move(ply, 2), self.stack_move(ply, 4), self.stack_move(ply, 6)]
     }
 
     /// The moves made two plies and one ply above `ply`, the continuation
@@ -244,7 +246,7 @@ impl Worker {
                 && ply > 0
                 && self.stack[ply - 1].moved.piece != 0
                 && ply >= self.nmp_min_ply
-                && pos.non_pawn_material(us) > 0
+                && view.ours & !(view.ours_of(PieceType::Pawn) | view.ours_of(PieceType::King)) != 0
                 && beta > -TB_WIN_IN_MAX
             {
                 let r = nmp_base() + depth / nmp_depth_div() + ((eval - beta) / nmp_eval_div()).min(nmp_eval_max());

@@ -408,17 +408,4 @@ impl Position {
     pub fn key_from_scratch(&self) -> u64 {
         zobrist_from_scratch(&self.ccr, self.stm, self.castling.0, self.ep)
     }
-
-    /// Count of non-king, non-pawn pieces of a colour (null-move zugzwang guard).
-    pub fn non_pawn_material(&self, c: Color) -> u32 {
-        let mut n = 0;
-        for sq in Square::all() {
-            if let Some(p) = self.ccr.piece(sq) {
-                if p.color() == c && !matches!(p.kind(), PieceType::Pawn | PieceType::King) {
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
 }
