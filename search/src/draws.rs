@@ -21,25 +21,28 @@ fn fifty_move_score(pos: &Position, view: &NodeView, ply: usize) -> i32 {
 }
 
 /// Only kings, or kings and one minor piece: nobody can mate.
-#[inline]
+#[inline(always)]
 fn insufficient_material(pos: &Position) -> bool {
+    // Almost every node stops at the count, kept in the position.
+    pos.piece_count() <= 3 && only_minors_and_kings(pos)
+}
+
+/// Whether every piece on the board is a king, knight or bishop.
+#[cold]
+#[inline(never)]
+fn only_minors_and_kings(pos: &Position) -> bool {
     const LSB: u64 = 0x1111_1111_1111_1111;
-    // One bit per occupied square; almost every node stops at the count.
-    let occupied = pos.ccr().words().map(|w| (w | w >> 1 | w >> 2 | w >> 3) & LSB);
-    let pieces = occupied.iter().map(|o| o.count_ones()).sum::<u32>();
-    if pieces > 3 {
-        return false;
-    }
-    let mut minor_or_king = 0;
-    for (w, mut o) in pos.ccr().words().into_iter().zip(occupied) {
+    for w in pos.ccr().words() {
+        // One bit per occupied square.
+        let mut o = (w | w >> 1 | w >> 2 | w >> 3) & LSB;
         while o != 0 {
-            if matches!((w >> o.trailing_zeros()) & 7, 2 | 3 | 6) {
-                minor_or_king += 1;
+            if !matches!((w >> o.trailing_zeros()) & 7, 2 | 3 | 6) {
+                return false;
             }
             o &= o - 1;
         }
     }
-    pieces == minor_or_king
+    true
 }
 
 impl Worker {

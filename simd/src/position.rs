@@ -31,6 +31,11 @@ pub struct Position {
     ep: Option<Square>,
     /// The rook of each castling right, by right bit (WK, WQ, BK, BQ).
     rooks: [Square; 4],
+    /// Pieces on the board, kings included: derived, like the king squares,
+    /// so that the bare-material draw test of every node reads a byte
+    /// instead of the CCR that `make_move` has just written nibble by nibble
+    /// (a wide load over fresh byte stores waits for them to retire).
+    pieces: u8,
 }
 
 /// The standard castling rooks: h1, a1, h8, a8.
@@ -116,7 +121,8 @@ impl Position {
         fullmove: u16,
         kings: [Square; 2],
     ) -> Position {
-        let mut p = Position { ccr, key: 0, halfmove, fullmove, kings, stm, castling, ep: None, rooks };
+        let pieces = Square::all().filter(|&sq| ccr.code(sq) != 0).count() as u8;
+        let mut p = Position { ccr, key: 0, halfmove, fullmove, kings, stm, castling, ep: None, rooks, pieces };
         p.ep = ep.filter(|&e| p.ep_capturable(e, stm));
         p.key = zobrist_from_scratch(&p.ccr, stm, castling.0, p.ep);
         p
@@ -126,6 +132,12 @@ impl Position {
     #[inline(always)]
     pub fn ccr(&self) -> &Ccr {
         &self.ccr
+    }
+
+    /// The number of pieces on the board, kings included.
+    #[inline(always)]
+    pub fn piece_count(&self) -> u32 {
+        u32::from(self.pieces)
     }
 
     /// Side to move.
@@ -306,6 +318,7 @@ impl Position {
         if captured != 0 {
             p.remove(to, captured);
             p.halfmove = 0;
+            p.pieces = p.pieces.saturating_sub(1);
         }
         p.remove(from, code);
         match kind {
@@ -331,6 +344,7 @@ impl Position {
                 p.put(to, code);
                 let victim = Square::from_coords(to.file(), from.rank());
                 p.remove(victim, Piece::new(us.flip(), PieceType::Pawn).code());
+                p.pieces = p.pieces.saturating_sub(1);
             }
             MoveKind::PromoKnight | MoveKind::PromoBishop | MoveKind::PromoRook | MoveKind::PromoQueen => {
                 let kind = m.promo().unwrap_or(PieceType::Queen);
@@ -407,5 +421,22 @@ impl Position {
     /// Recomputes the Zobrist key from scratch (for tests and debug checks).
     pub fn key_from_scratch(&self) -> u64 {
         zobrist_from_scratch(&self.ccr, self.stm, self.castling.0, self.ep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::random_positions;
+    use crate::types::Square;
+
+    /// The kept piece count follows captures, en passant and promotions
+    /// along random games (the suite's positions, when the file is there).
+    #[test]
+    fn piece_count_matches_the_board() {
+        for pos in random_positions(20_000, 7) {
+            let on_board = Square::all().filter(|&sq| pos.ccr().code(sq) != 0).count() as u32;
+            assert_eq!(pos.piece_count(), on_board, "{pos}");
+            assert_eq!(pos.make_null().piece_count(), on_board);
+        }
     }
 }
