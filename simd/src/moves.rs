@@ -40,6 +40,41 @@ pub enum MoveKind {
     PromoQueen = 7,
 }
 
+/// The kind of each value of a move's top four bits (8–15 never come from
+/// a generator; read as a queen promotion, and never legal). Looked up, not
+/// matched: the decoders run for nearly every move the search touches.
+const KINDS: [MoveKind; 16] = {
+    use MoveKind::*;
+    [
+        Normal,
+        DoublePush,
+        Castle,
+        EnPassant,
+        PromoKnight,
+        PromoBishop,
+        PromoRook,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+        PromoQueen,
+    ]
+};
+
+/// The promotion piece of each value of a move's top four bits.
+const PROMOS: [Option<PieceType>; 16] = {
+    let mut t = [None; 16];
+    t[4] = Some(PieceType::Knight);
+    t[5] = Some(PieceType::Bishop);
+    t[6] = Some(PieceType::Rook);
+    t[7] = Some(PieceType::Queen);
+    t
+};
+
 impl Move {
     /// The null move (also "no move").
     pub const NULL: Move = Move(0);
@@ -83,28 +118,13 @@ impl Move {
     /// The move kind.
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
-        match self.0 >> 12 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::DoublePush,
-            2 => MoveKind::Castle,
-            3 => MoveKind::EnPassant,
-            4 => MoveKind::PromoKnight,
-            5 => MoveKind::PromoBishop,
-            6 => MoveKind::PromoRook,
-            _ => MoveKind::PromoQueen,
-        }
+        KINDS[(self.0 >> 12) as usize]
     }
 
     /// The promotion piece, if this is a promotion.
     #[inline(always)]
     pub const fn promo(self) -> Option<PieceType> {
-        match self.0 >> 12 {
-            4 => Some(PieceType::Knight),
-            5 => Some(PieceType::Bishop),
-            6 => Some(PieceType::Rook),
-            7 => Some(PieceType::Queen),
-            _ => None,
-        }
+        PROMOS[(self.0 >> 12) as usize]
     }
 
     /// Whether this is the null move.
