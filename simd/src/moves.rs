@@ -248,6 +248,22 @@ impl<'a> IntoIterator for &'a MoveList {
 mod tests {
     use super::*;
 
+    /// The tables decode every value of the top four bits as the kinds'
+    /// numbering says: 0–7 in order, 8–15 a queen promotion's kind with no
+    /// promotion piece (never legal: such a move only comes from a table).
+    #[test]
+    fn kind_and_promo_of_every_top_nibble() {
+        use MoveKind::*;
+        let kinds = [Normal, DoublePush, Castle, EnPassant, PromoKnight, PromoBishop, PromoRook, PromoQueen];
+        let promos = [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen];
+        for top in 0..16u16 {
+            let m = Move::from_raw(top << 12 | 0x1C3);
+            assert_eq!(m.kind(), kinds[usize::from(top).min(7)], "{top}");
+            let promo = (4..8).contains(&top).then(|| promos[usize::from(top) - 4]);
+            assert_eq!(m.promo(), promo, "{top}");
+        }
+    }
+
     #[test]
     fn encoding_round_trip() {
         let e7 = Square::parse("e7").unwrap();
