@@ -14,6 +14,11 @@ pub struct TrainArgs {
     /// A directory of `datagen` shards (repeat for several).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
+    /// Read only shards A to B − 1 of each `--data` directory (`A..B`; every
+    /// one must be there), so that a network trained from a directory a
+    /// `datagen` run is still filling can be remade from the same shards.
+    #[arg(long, value_parser = crate::cli::parse_range)]
+    pub shards: Option<std::ops::Range<usize>>,
     /// The network file to write (after every epoch); the checkpoint goes beside it as `OUT.ckpt`.
     #[arg(long)]
     pub out: PathBuf,
@@ -135,7 +140,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         ckpt.model.search_pct
     );
     let t0 = Instant::now();
-    let data = match train::load_data(&args.data) {
+    let data = match train::load_data(&args.data, args.shards.clone()) {
         Ok(d) => d,
         Err(e) => {
             errln!("error: {e}");

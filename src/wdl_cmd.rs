@@ -18,7 +18,7 @@ pub struct WdlFitArgs {
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &WdlFitArgs) -> i32 {
-    let data = match tetrad_eval::learn::train::load_data(&args.data) {
+    let data = match tetrad_eval::learn::train::load_data(&args.data, None) {
         Ok(d) => d,
         Err(e) => {
             errln!("error: {e}");

@@ -182,6 +182,26 @@ pub fn list_shards(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(v)
 }
 
+/// The shards `range` of a data directory (every shard when `None`), in
+/// shard order. A range names exactly the shards to read: one missing from
+/// it is an error (naming the file), so that a training command taken from a
+/// directory that a `datagen` run is still filling reads the same data
+/// whenever it is run.
+pub fn select_shards(dir: &Path, range: Option<std::ops::Range<usize>>) -> io::Result<Vec<PathBuf>> {
+    let Some(range) = range else { return list_shards(dir) };
+    range
+        .map(|n| {
+            let path = shard_path(dir, n);
+            if path.is_file() {
+                Ok(path)
+            } else {
+                // The caller names the directory.
+                Err(io::Error::new(io::ErrorKind::NotFound, format!("shard-{n:05}.bin is missing")))
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +226,10 @@ mod tests {
         let path = shard_path(&dir, 3);
         write_shard(&path, 2, &records).unwrap();
         assert_eq!(list_shards(&dir).unwrap(), vec![path.clone()]);
+        assert_eq!(select_shards(&dir, Some(3..4)).unwrap(), vec![path.clone()]);
+        assert_eq!(select_shards(&dir, None).unwrap(), vec![path.clone()]);
+        let missing = select_shards(&dir, Some(2..4)).unwrap_err().to_string();
+        assert!(missing.contains("shard-00002.bin"), "{missing}");
         let (games, back) = read_shard(&path).unwrap();
         assert_eq!((games, &back), (2, &records));
         for ((rec, fen), r) in back.iter().zip(fens).zip(results) {

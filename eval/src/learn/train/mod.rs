@@ -53,13 +53,14 @@ pub struct Data {
     pub valid: Vec<Record>,
 }
 
-/// Reads every shard of the directories; shard files whose index is
-/// `≡ 31 (mod 32)` — or the last shard, if there are fewer than 32 — are the
-/// validation set.
-pub fn load_data(dirs: &[PathBuf]) -> Result<Data, String> {
+/// Reads every shard of the directories, or only the shards `range` of
+/// each ([`dataset::select_shards`]); of the shards read, in order, those
+/// whose place is `≡ 31 (mod 32)` — or the last one, if there are fewer than
+/// 32 — are the validation set.
+pub fn load_data(dirs: &[PathBuf], range: Option<std::ops::Range<usize>>) -> Result<Data, String> {
     let mut shards: Vec<PathBuf> = Vec::new();
     for d in dirs {
-        shards.extend(dataset::list_shards(d).map_err(|e| format!("{}: {e}", d.display()))?);
+        shards.extend(dataset::select_shards(d, range.clone()).map_err(|e| format!("{}: {e}", d.display()))?);
     }
     if shards.is_empty() {
         return Err("no shard-*.bin files found".into());
