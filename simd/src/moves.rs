@@ -127,6 +127,31 @@ impl Move {
         PROMOS[(self.0 >> 12) as usize]
     }
 
+    /// Whether this move captures, given the piece code on its destination
+    /// (en passant always does; castling, even onto our own rook in
+    /// Chess960, never). The one rule behind [`crate::Position::is_capture`]
+    /// and [`crate::NodeView::is_capture`], which differ only in where they
+    /// read the code.
+    #[inline(always)]
+    pub fn captures(self, target: u8) -> bool {
+        match self.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            _ => target != 0,
+        }
+    }
+
+    /// The kind of piece this move captures, given the piece code on its
+    /// destination (the rule of [`Move::captures`]).
+    #[inline(always)]
+    pub fn captured_kind(self, target: u8) -> Option<PieceType> {
+        match self.kind() {
+            MoveKind::EnPassant => Some(PieceType::Pawn),
+            MoveKind::Castle => None,
+            _ => PieceType::from_bits(target & 7),
+        }
+    }
+
     /// Whether this is the null move.
     #[inline(always)]
     pub const fn is_null(self) -> bool {

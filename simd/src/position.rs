@@ -167,21 +167,13 @@ impl Position {
     /// Whether a move captures (en passant included; castling onto our own rook does not).
     #[inline(always)]
     pub fn is_capture(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::EnPassant => true,
-            MoveKind::Castle => false,
-            _ => self.ccr.code(m.to()) != 0,
-        }
+        m.captures(self.ccr.code(m.to()))
     }
 
     /// The kind of piece a move captures, if any.
     #[inline(always)]
     pub fn captured(&self, m: Move) -> Option<PieceType> {
-        match m.kind() {
-            MoveKind::EnPassant => Some(PieceType::Pawn),
-            MoveKind::Castle => None,
-            _ => self.ccr.piece(m.to()).map(Piece::kind),
-        }
+        m.captured_kind(self.ccr.code(m.to()))
     }
 
     /// The move in UCI text: castling as the king's destination (`e1g1`), or

@@ -123,21 +123,13 @@ impl NodeView {
     /// Whether a move captures: [`Position::is_capture`] read from the view.
     #[inline(always)]
     pub fn is_capture(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::EnPassant => true,
-            MoveKind::Castle => false,
-            _ => self.code(m.to()) != 0,
-        }
+        m.captures(self.code(m.to()))
     }
 
     /// The kind of piece a move captures: [`Position::captured`] read from the view.
     #[inline(always)]
     pub fn captured(&self, m: Move) -> Option<PieceType> {
-        match m.kind() {
-            MoveKind::EnPassant => Some(PieceType::Pawn),
-            MoveKind::Castle => None,
-            _ => PieceType::from_bits(self.code(m.to()) & 7),
-        }
+        m.captured_kind(self.code(m.to()))
     }
 }
 
