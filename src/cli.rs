@@ -226,7 +226,7 @@ pub struct DatagenArgs {
     pub walks: u8,
     /// Make only shards A to B − 1 of the run (`A..B`), so several machines
     /// can share one run by taking disjoint ranges.
-    #[arg(long, value_parser = parse_range)]
+    #[arg(long, value_parser = crate::parse::parse_range)]
     pub shards: Option<std::ops::Range<usize>>,
     /// Games per shard (`--format bin`).
     #[arg(long, default_value_t = 250)]
@@ -246,15 +246,4 @@ pub struct DatagenArgs {
     /// built in). The run's `datagen.txt` names the network by its content.
     #[arg(long, value_name = "FILE")]
     pub net: Option<String>,
-}
-
-/// Parses `A..B` (B > A) into a range.
-pub fn parse_range(s: &str) -> Result<std::ops::Range<usize>, String> {
-    let (a, b) = s.split_once("..").ok_or_else(|| format!("expected A..B, got '{s}'"))?;
-    let a: usize = a.trim().parse().map_err(|_| format!("bad start '{a}' in '{s}'"))?;
-    let b: usize = b.trim().parse().map_err(|_| format!("bad end '{b}' in '{s}'"))?;
-    if b <= a {
-        return Err(format!("empty range '{s}': the end must be above the start"));
-    }
-    Ok(a..b)
 }

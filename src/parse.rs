@@ -1,4 +1,5 @@
-//! Parsing of the `position` and `go` commands, kept apart from I/O so it can be fuzzed.
+//! Parsing of the `position` and `go` commands, kept apart from I/O so it can
+//! be fuzzed, and of the command line's shard ranges.
 
 use tetrad_search::Limits;
 use tetrad_simd::{parse_uci_move, Color, Position};
@@ -155,6 +156,17 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     }
 }
 
+/// Parses `A..B` (B > A) into a range.
+pub fn parse_range(s: &str) -> Result<std::ops::Range<usize>, String> {
+    let (a, b) = s.split_once("..").ok_or_else(|| format!("expected A..B, got '{s}'"))?;
+    let a: usize = a.trim().parse().map_err(|_| format!("bad start '{a}' in '{s}'"))?;
+    let b: usize = b.trim().parse().map_err(|_| format!("bad end '{b}' in '{s}'"))?;
+    if b <= a {
+        return Err(format!("empty range '{s}': the end must be above the start"));
+    }
+    Ok(a..b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,5 +211,16 @@ mod tests {
         assert_eq!(limits.searchmoves.len(), 1);
         assert!(limits.infinite);
         assert!(parse_go("searchmoves", &pos).ok().expect("empty list is fine").searchmoves.is_empty());
+    }
+
+    /// `--shards A..B`: a non-empty range of shard numbers, anything else a message naming the text.
+    #[test]
+    fn shard_ranges() {
+        assert_eq!(parse_range("0..560"), Ok(0..560));
+        assert_eq!(parse_range(" 3 .. 4 "), Ok(3..4));
+        for bad in ["", "5", "5..5", "9..2", "a..3", "1..b", "-1..3", "1...3"] {
+            let err = parse_range(bad).expect_err(bad);
+            assert!(err.contains(bad.trim()) || bad.is_empty(), "{bad:?}: {err}");
+        }
     }
 }

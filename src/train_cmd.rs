@@ -17,7 +17,7 @@ pub struct TrainArgs {
     /// Read only shards A to B − 1 of each `--data` directory (`A..B`; every
     /// one must be there), so that a network trained from a directory a
     /// `datagen` run is still filling can be remade from the same shards.
-    #[arg(long, value_parser = crate::cli::parse_range)]
+    #[arg(long, value_parser = crate::parse::parse_range)]
     pub shards: Option<std::ops::Range<usize>>,
     /// The network file to write (after every epoch); the checkpoint goes beside it as `OUT.ckpt`.
     #[arg(long)]
