@@ -34,6 +34,11 @@ pub struct TrainArgs {
     /// Final learning rate as a fraction of the initial one (cosine schedule).
     #[arg(long, default_value_t = 0.02)]
     pub final_lr: f32,
+    /// Share of the run (0 to 1) over which the learning rate rises from
+    /// zero to the cosine's value, so that a fine-tune's fresh optimiser
+    /// fills its moments before it moves the weights much.
+    #[arg(long, default_value_t = 0.0)]
+    pub warmup: f32,
     /// Weight of the game result in the target; the rest is the search score.
     #[arg(long, default_value_t = 0.3)]
     pub wdl: f32,
@@ -90,9 +95,14 @@ pub struct TrainArgs {
 /// Runs the command; returns the process exit code.
 #[allow(clippy::neg_cmp_op_on_partial_ord, reason = "!(lr > 0) also refuses NaN")]
 pub fn run(args: &TrainArgs) -> i32 {
-    if !(0.0..=1.0).contains(&args.wdl) || !(args.lr > 0.0) || !(0.0..=1.0).contains(&args.final_lr) || args.batch == 0
+    let unit = 0.0..=1.0;
+    if !unit.contains(&args.wdl)
+        || !(args.lr > 0.0)
+        || !unit.contains(&args.final_lr)
+        || !unit.contains(&args.warmup)
+        || args.batch == 0
     {
-        errln!("error: need --wdl and --final-lr in [0, 1], --lr > 0 and --batch > 0");
+        errln!("error: need --wdl, --final-lr and --warmup in [0, 1], --lr > 0 and --batch > 0");
         return 2;
     }
     if args.threads > 0 {
@@ -106,6 +116,7 @@ pub fn run(args: &TrainArgs) -> i32 {
         wdl: args.wdl,
         seed: args.seed,
         mirror: !args.no_mirror,
+        warmup: args.warmup,
     };
     let ckpt_path = checkpoint_path(&args.out);
     // The network whose scale the search's percentage is matched to.

@@ -295,3 +295,28 @@ fn gradient_check(mut m: Model) {
         assert!((num - ana).abs() <= 1e-4 + 0.05 * ana.abs(), "part {part} index {i}: numeric {num} analytic {ana}");
     }
 }
+
+/// The schedule: a cosine from `lr` to `lr · final_lr_ratio`; with a warm-up,
+/// zero at the start, rising linearly to meet the cosine at `warmup`, and the
+/// cosine's own values after it.
+#[test]
+fn learning_rate_schedule_and_warmup() {
+    let plain = TrainConfig { lr: 0.001, final_lr_ratio: 0.1, ..TrainConfig::default() };
+    let close = |a: f32, b: f64| (a as f64 - b).abs() < 1e-9;
+    assert!(close(train::learning_rate(&plain, 0.0), 0.001));
+    assert!(close(train::learning_rate(&plain, 0.5), 0.001 * (0.1 + 0.9 * 0.5)));
+    assert!(close(train::learning_rate(&plain, 1.0), 0.0001));
+    let warm = TrainConfig { warmup: 0.2, ..plain.clone() };
+    assert_eq!(train::learning_rate(&warm, 0.0), 0.0);
+    let at = |p: f64| train::learning_rate(&plain, p) as f64;
+    assert!(close(train::learning_rate(&warm, 0.1), 0.5 * at(0.1)));
+    for p in [0.2, 0.5, 0.9, 1.0] {
+        assert!(close(train::learning_rate(&warm, p), at(p)), "{p}");
+    }
+    let mut last = 0.0;
+    for i in 0..=20 {
+        let lr = train::learning_rate(&warm, i as f64 / 100.0);
+        assert!(lr >= last, "rises through the warm-up");
+        last = lr;
+    }
+}

@@ -5,7 +5,8 @@
 //! the training positions (seeded), splits every batch across the rayon
 //! threads (each sums its share's gradient into its own buffer), adds the
 //! buffers and takes one Adam step. The learning rate follows a cosine from
-//! `lr` down to `lr · final_lr_ratio`. After each epoch the trainer writes the
+//! `lr` down to `lr · final_lr_ratio`, optionally ramped up from zero over
+//! the run's first `warmup` share. After each epoch the trainer writes the
 //! quantised network and a checkpoint (float weights, Adam moments, epoch)
 //! that `resume` continues from.
 
@@ -37,11 +38,16 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Train on each position or its left-right mirror, at random (seeded).
     pub mirror: bool,
+    /// Share of the run (0..1) over which the learning rate rises linearly
+    /// from zero to the cosine's value. A fine-tune's Adam starts with empty
+    /// moments, so its first steps move every weight by about `lr` whatever
+    /// the gradient's size; a ramp lets the moments fill first.
+    pub warmup: f32,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { epochs: 20, batch: 16_384, lr: 0.001, final_lr_ratio: 0.02, wdl: 0.3, seed: 1, mirror: true }
+        TrainConfig { epochs: 20, batch: 16_384, lr: 0.001, final_lr_ratio: 0.02, wdl: 0.3, seed: 1, mirror: true, warmup: 0.0 }
     }
 }
 
@@ -132,8 +138,10 @@ impl Adam {
 
 /// Learning rate at `progress` (0..1) of the run.
 pub fn learning_rate(cfg: &TrainConfig, progress: f64) -> f32 {
-    let cos = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
-    (cfg.lr as f64 * (cfg.final_lr_ratio as f64 + (1.0 - cfg.final_lr_ratio as f64) * cos)) as f32
+    let progress = progress.clamp(0.0, 1.0);
+    let cos = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+    let ramp = if cfg.warmup > 0.0 { (progress / cfg.warmup as f64).min(1.0) } else { 1.0 };
+    (ramp * cfg.lr as f64 * (cfg.final_lr_ratio as f64 + (1.0 - cfg.final_lr_ratio as f64) * cos)) as f32
 }
 
 /// A score at or beyond this (the network's own units) calls a position
