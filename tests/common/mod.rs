@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod uci_engine;
+
 use std::path::PathBuf;
 use tetrad_simd::{legal_moves, Position};
 
