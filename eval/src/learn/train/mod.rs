@@ -47,7 +47,16 @@ pub struct TrainConfig {
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { epochs: 20, batch: 16_384, lr: 0.001, final_lr_ratio: 0.02, wdl: 0.3, seed: 1, mirror: true, warmup: 0.0 }
+        TrainConfig {
+            epochs: 20,
+            batch: 16_384,
+            lr: 0.001,
+            final_lr_ratio: 0.02,
+            wdl: 0.3,
+            seed: 1,
+            mirror: true,
+            warmup: 0.0,
+        }
     }
 }
 
