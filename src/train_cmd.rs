@@ -22,7 +22,8 @@ pub struct TrainArgs {
     /// The network file to write (after every epoch); the checkpoint goes beside it as `OUT.ckpt`.
     #[arg(long)]
     pub out: PathBuf,
-    /// Passes over the training positions.
+    /// Passes over the training positions; 0 trains nothing and prints the
+    /// `--init` network's loss over every position read (held out or not).
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Positions per batch.
@@ -165,6 +166,13 @@ pub fn run(args: &TrainArgs) -> i32 {
         t0.elapsed().as_secs_f64(),
         rayon::current_num_threads()
     );
+    if cfg.epochs == 0 {
+        // Nothing to train: measure the network on every position read, so
+        // that networks trained on other shards compare on the same ones.
+        let all: Vec<_> = data.train.iter().chain(&data.valid).copied().collect();
+        println!("loss {:.6} over {} positions", train::validation_loss(&ckpt.model, &all, cfg.wdl), all.len());
+        return 0;
+    }
     if data.train.is_empty() {
         errln!("error: no training positions");
         return 2;

@@ -128,5 +128,27 @@ fn a_generation_keeps_the_networks_scale() {
         "search sees {seen_child} vs {seen_parent} ({}%)",
         child.search_pct
     );
+
+    // `--epochs 0` trains nothing and measures a network on every position
+    // read: the child, trained on them, fits them better than its parent.
+    let loss_of = |init: &str| -> f64 {
+        let out = tetrad(&["train", "--data", data_s, "--out", "unused.tnn", "--init", init, "--epochs", "0"], &dir);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(
+            (words[0], words[2], words[3]),
+            ("loss", "over", records_read(&data).to_string().as_str()),
+            "{text}"
+        );
+        words[1].parse().unwrap()
+    };
+    let (child_loss, parent_loss) = (loss_of(net.to_str().unwrap()), loss_of("builtin"));
+    assert!(child_loss < parent_loss, "child {child_loss} vs parent {parent_loss}");
+    assert!(!dir.join("unused.tnn").exists(), "nothing written");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Positions in every shard of `dir`.
+fn records_read(dir: &Path) -> usize {
+    dataset::list_shards(dir).unwrap().iter().map(|s| dataset::read_shard(s).unwrap().1.len()).sum()
 }
