@@ -213,16 +213,33 @@ impl Uci {
             }
             "bench" => {
                 self.stop_and_wait();
-                crate::bench_cmd::run(None, None, None, &self.engine.eval_config().clone());
+                self.cmd_bench(rest);
             }
             "genfens" => {
                 self.stop_and_wait();
                 self.cmd_genfens(rest);
             }
             "debug" | "register" => {}
-            _ => self.error(&format!("unknown command '{}'", cmd.chars().take(64).collect::<String>())),
+            _ => self.error(&format!("unknown command '{}'", clip(cmd))),
         }
         true
+    }
+
+    /// `bench [DEPTH]`: the command line's bench (50 positions, one thread, 16 MB) at the
+    /// given depth or the default one; anything else is refused before it starts.
+    fn cmd_bench(&mut self, args: &str) {
+        let mut words = args.split_whitespace();
+        let depth = match (words.next(), words.next()) {
+            (None, _) => None,
+            (Some(d), None) => match d.parse::<i32>() {
+                Ok(d) if (1..=64).contains(&d) => Some(d),
+                _ => return self.error(&format!("bench: depth '{}' is not a number from 1 to 64", clip(d))),
+            },
+            (Some(_), Some(extra)) => {
+                return self.error(&format!("bench: unexpected '{}' (usage: bench [DEPTH])", clip(extra)))
+            }
+        };
+        crate::bench_cmd::run(depth, None, None, &self.engine.eval_config().clone());
     }
 
     fn stop_and_wait(&mut self) {
@@ -335,7 +352,7 @@ impl Uci {
             return;
         }
         let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(name)) else {
-            self.error(&format!("unknown option '{}'", name.chars().take(64).collect::<String>()));
+            self.error(&format!("unknown option '{}'", clip(name)));
             return;
         };
         match opt {
@@ -527,4 +544,9 @@ impl Default for Uci {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// At most 64 characters of a word from the input, for an error message.
+fn clip(word: &str) -> String {
+    word.chars().take(64).collect()
 }

@@ -46,6 +46,9 @@ fn bad_input_is_reported_and_state_kept() {
         "setoption",
         "go depth x movetime 100",
         "go wibble depth 3",
+        "bench x",
+        "bench 0",
+        "bench 3 nodes",
     ];
     for case in cases {
         e.send(case);
@@ -332,4 +335,21 @@ fn go_perft_divides_like_stockfish() {
     e.send("stop");
     assert!(e.until("info string perft 9").last().unwrap().contains("stopped"));
     e.quit();
+}
+
+/// UCI `bench [DEPTH]` runs the command line's bench: the same nodes at the same depth.
+#[test]
+fn bench_takes_a_depth() {
+    let nodes = |out: &[String]| -> String {
+        let last = out.iter().rev().find(|l| l.ends_with(" nps")).expect("a nodes-and-nps line");
+        last.split_whitespace().next().unwrap().to_string()
+    };
+    let mut e = Engine::start();
+    e.send("bench 2");
+    e.send("isready");
+    let uci = nodes(&e.until("readyok"));
+    e.quit();
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_tetrad")).args(["bench", "2"]).output().unwrap();
+    let cli: Vec<String> = String::from_utf8_lossy(&cli.stdout).lines().map(str::to_string).collect();
+    assert_eq!(uci, nodes(&cli));
 }
