@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Random input against a UCI engine's input loop: does it stay up and answer?
+
+Sends COMMANDS random lines (token salad, broken and sound FENs with moves, `go`
+with odd limits, `setoption` with odd values, stops, ponders), and every 20 lines
+`stop` + `isready`: the engine must answer every `isready` (ours and the random
+ones) within a generous bound, never exit, and quit cleanly at the end.
+On a failure it prints the last lines sent and exits 1.
+
+usage: tools/uci_fuzz.py [--engine PATH] [--seed N] [--commands N]
+"""
+import argparse
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+
+TOKENS = ['uci', 'isready', 'ucinewgame', 'position', 'startpos', 'fen', 'moves', 'go', 'depth', 'nodes',
+          'movetime', 'wtime', 'btime', 'winc', 'binc', 'movestogo', 'infinite', 'ponder', 'ponderhit', 'stop',
+          'setoption', 'name', 'value', 'Hash', 'Threads', 'MultiPV', 'UCI_Chess960', 'UCI_LimitStrength',
+          'UCI_Elo', 'SyzygyPath', 'EvalFile', 'Move Overhead', 'Clear Hash', 'debug', 'on', 'off', 'register',
+          'e2e4', 'e7e8q', 'a1a1', '0000', 'e1g1', '-1', '0', '1', '99999999999999999999', 'NaN', '\x00', '\t',
+          '8/8/8/8/8/8/8/8 w - - 0 1', 'k7/8/8/8/8/8/8/7K', 'bench', 'perft', 'd', 'eval', 'searchmoves', 'mate',
+          '2147483648', '18446744073709551616']
+OPTIONS = ['Hash', 'Threads', 'MultiPV', 'UCI_Elo', 'UCI_LimitStrength', 'UCI_Chess960', 'Move Overhead', 'Skill',
+           'SyzygyPath', 'EvalFile', 'Clear Hash']
+VALUES = ['1', '0', '-1', '2', '64', '4', '3000', 'true', 'false', 'x', '', '/nonexistent', '/dev/null',
+          '99999999999']
+GO_KEYS = ['depth', 'nodes', 'movetime', 'wtime', 'btime', 'winc', 'movestogo', 'mate']
+GO_VALUES = ['1', '2', '5', '0', '-3', '100', '1000', 'x', '99999999999999999999', '']
+MOVES = ['e2e4', 'e7e5', 'g1f3', 'a7a8q', 'e1g1', 'e8c8', 'h2h1n']
+FENS = ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+        'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+        '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1', '8/P1k5/K7/8/8/8/8/8 w - - 0 1',
+        '4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1', '7k/8/8/8/8/8/8/K7 w - - 99 120']
+
+
+def random_line(rng):
+    r = rng.random()
+    if r < 0.3:
+        return ' '.join(rng.choice(TOKENS) for _ in range(rng.randint(1, 8)))
+    if r < 0.5:
+        fields = rng.choice(FENS).split()
+        if rng.random() < 0.5:
+            i = rng.randrange(len(fields))
+            fields[i] = ''.join(rng.choice('pnbrqkPNBRQK12345678/-wbKQkqa3h6 ') for _ in range(rng.randint(0, 20)))
+        line = 'position fen ' + ' '.join(fields)
+        if rng.random() < 0.5:
+            line += ' moves ' + ' '.join(rng.choice(MOVES) for _ in range(rng.randint(0, 5)))
+        return line
+    if r < 0.7:
+        return f'go {rng.choice(GO_KEYS)} {rng.choice(GO_VALUES)}'
+    if r < 0.85:
+        return f'setoption name {rng.choice(OPTIONS)} value {rng.choice(VALUES)}'
+    return rng.choice(['stop', 'isready', 'ucinewgame', 'ponderhit', 'position startpos moves e2e4 e7e5',
+                       'go infinite', 'go ponder movetime 10'])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--engine', default='target/release/tetrad')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--commands', type=int, default=2000)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    p = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, bufsize=1, errors='replace')
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in p.stdout] + [lines.put(None)], daemon=True).start()
+    sent = []
+    pending = 0  # isready lines not yet answered
+
+    def send(line):
+        nonlocal pending
+        sent.append(line)
+        p.stdin.write(line + '\n')
+        p.stdin.flush()
+        if line.split()[:1] == ['isready']:
+            pending += 1
+
+    def answered():
+        nonlocal pending
+        send('stop')
+        send('isready')
+        end = time.time() + 120  # a hang guard, not a speed test: a random `bench` takes seconds
+        while time.time() < end:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                return False
+            if line.strip() == 'readyok':
+                pending -= 1
+                if pending == 0:
+                    return True
+        return False
+
+    def fail(what):
+        print(f'FAILED ({what}) after {len(sent)} lines, seed {args.seed}; the last ones:')
+        print('\n'.join(repr(s) for s in sent[-30:]))
+        p.kill()
+        sys.exit(1)
+
+    for i in range(args.commands):
+        line = random_line(rng)
+        try:
+            send(line)
+        except BrokenPipeError:
+            fail(f'engine exited with {p.wait()}')
+        if line.startswith('go'):
+            time.sleep(0.02)
+        if i % 20 == 19 and not answered():
+            fail('exited' if p.poll() is not None else 'no readyok')
+    if not answered():
+        fail('no readyok at the end')
+    send('quit')
+    try:
+        code = p.wait(120)
+    except subprocess.TimeoutExpired:
+        fail('quit not obeyed')
+    if code != 0:
+        fail(f'exit status {code}')
+    print(f'ok: {len(sent)} lines, seed {args.seed}, every isready answered, clean quit')
+
+
+if __name__ == '__main__':
+    main()
