@@ -7,7 +7,11 @@ with odd limits, `setoption` with odd values, stops, ponders), and every 20 line
 ones) within a generous bound, never exit, and quit cleanly at the end.
 On a failure it prints the last lines sent and exits 1.
 
-usage: tools/uci_fuzz.py [--engine PATH] [--seed N] [--commands N]
+With --legal N it instead sends N random legal positions (random playouts from the
+start or a Chess960 start, as a FEN or as the game's moves) with a small `go nodes`,
+and checks with python-chess that every bestmove and ponder move is legal there.
+
+usage: tools/uci_fuzz.py [--engine PATH] [--seed N] [--commands N] [--legal N]
 """
 import argparse
 import queue
@@ -58,13 +62,70 @@ def random_line(rng):
                        'go infinite', 'go ponder movetime 10'])
 
 
+def legal_moves_only(engine, rng, count):
+    """Random legal positions; every bestmove and ponder move must be legal. Returns the failures."""
+    import chess
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, bufsize=1)
+
+    def send(line):
+        p.stdin.write(line + '\n')
+        p.stdin.flush()
+
+    def bestmove():
+        for line in p.stdout:
+            if line.startswith('bestmove'):
+                return line.split()
+        sys.exit('FAILED: the engine exited')
+
+    bad = 0
+    for _ in range(count):
+        c960 = rng.random() < 0.3
+        board = chess.Board.from_chess960_pos(rng.randrange(960)) if c960 else chess.Board()
+        start, ucis = board.fen(), []
+        for _ in range(rng.randint(0, 120)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            ucis.append(board.uci(move, chess960=c960))
+            board.push(move)
+        if board.is_game_over():
+            continue
+        send(f'setoption name UCI_Chess960 value {"true" if c960 else "false"}')
+        if rng.random() < 0.5:
+            send(f'position fen {start} moves {" ".join(ucis)}')
+        else:
+            send(f'position fen {board.fen()}')
+        send(f'go nodes {rng.choice([1, 50, 300, 2000])}')
+        words = bestmove()
+        try:
+            move = board.parse_uci(words[1])  # a null move "0000" parses: test it among the legal ones
+            if move not in board.legal_moves:
+                raise ValueError(words[1])
+            board.push(move)
+            if len(words) >= 4 and not board.is_game_over() and board.parse_uci(words[3]) not in board.legal_moves:
+                raise ValueError(words[3])
+        except (ValueError, IndexError):
+            bad += 1
+            print(f'ILLEGAL {" ".join(words)} in {board.fen()} (chess960 {c960})')
+    send('quit')
+    p.wait(120)
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--engine', default='target/release/tetrad')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--commands', type=int, default=2000)
+    ap.add_argument('--legal', type=int, default=0, metavar='N')
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.legal:
+        bad = legal_moves_only(args.engine, rng, args.legal)
+        print(f'{"FAILED" if bad else "ok"}: {args.legal} random legal positions, seed {args.seed}, {bad} illegal answers')
+        sys.exit(1 if bad else 0)
     p = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, bufsize=1, errors='replace')
     lines = queue.Queue()
