@@ -228,16 +228,14 @@ impl Uci {
     /// `bench [DEPTH]`: the command line's bench (50 positions, one thread, 16 MB) at the
     /// given depth or the default one; anything else is refused before it starts.
     fn cmd_bench(&mut self, args: &str) {
-        let mut words = args.split_whitespace();
-        let depth = match (words.next(), words.next()) {
-            (None, _) => None,
-            (Some(d), None) => match d.parse::<i32>() {
+        let depth = match args.trim() {
+            "" => None,
+            word => match word.parse::<i32>() {
                 Ok(d) if (1..=64).contains(&d) => Some(d),
-                _ => return self.error(&format!("bench: depth '{}' is not a number from 1 to 64", clip(d))),
+                _ => {
+                    return self.error(&format!("bench: '{}' is not a depth 1..=64 (usage: bench [DEPTH])", clip(word)))
+                }
             },
-            (Some(_), Some(extra)) => {
-                return self.error(&format!("bench: unexpected '{}' (usage: bench [DEPTH])", clip(extra)))
-            }
         };
         crate::bench_cmd::run(depth, None, None, &self.engine.eval_config().clone());
     }
