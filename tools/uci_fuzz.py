@@ -62,11 +62,16 @@ def random_line(rng):
                        'go infinite', 'go ponder movetime 10'])
 
 
+def start_engine(engine):
+    """The engine under test, spoken to over pipes a line at a time."""
+    return subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, bufsize=1, errors='replace')
+
+
 def legal_moves_only(engine, rng, count):
     """Random legal positions; every bestmove and ponder move must be legal. Returns the failures."""
     import chess
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, bufsize=1)
+    p = start_engine(engine)
 
     def send(line):
         p.stdin.write(line + '\n')
@@ -126,8 +131,7 @@ def main():
         bad = legal_moves_only(args.engine, rng, args.legal)
         print(f'{"FAILED" if bad else "ok"}: {args.legal} random legal positions, seed {args.seed}, {bad} illegal answers')
         sys.exit(1 if bad else 0)
-    p = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, bufsize=1, errors='replace')
+    p = start_engine(args.engine)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(l) for l in p.stdout] + [lines.put(None)], daemon=True).start()
     sent = []
