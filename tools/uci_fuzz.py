@@ -63,25 +63,39 @@ def random_line(rng):
 
 
 def start_engine(engine):
-    """The engine under test, spoken to over pipes a line at a time."""
-    return subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, bufsize=1, errors='replace')
+    """The engine under test, spoken to over pipes a line at a time, and a queue of its output
+    lines (None once it exits), read by a thread so that a hung engine can be told from a slow one."""
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, bufsize=1, errors='replace')
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in p.stdout] + [lines.put(None)], daemon=True).start()
+    return p, lines
 
 
 def legal_moves_only(engine, rng, count):
     """Random legal positions; every bestmove and ponder move must be legal. Returns the failures."""
     import chess
-    p = start_engine(engine)
+    p, lines = start_engine(engine)
 
     def send(line):
-        p.stdin.write(line + '\n')
-        p.stdin.flush()
+        try:
+            p.stdin.write(line + '\n')
+            p.stdin.flush()
+        except BrokenPipeError:
+            sys.exit(f'FAILED: the engine exited with {p.wait()}')
 
     def bestmove():
-        for line in p.stdout:
+        end = time.time() + 120  # a hang guard, not a speed test: the searches are at most 2,000 nodes
+        while time.time() < end:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                sys.exit('FAILED: the engine exited')
             if line.startswith('bestmove'):
                 return line.split()
-        sys.exit('FAILED: the engine exited')
+        sys.exit('FAILED: no bestmove within 120 s')
 
     bad = 0
     for _ in range(count):
@@ -131,9 +145,7 @@ def main():
         bad = legal_moves_only(args.engine, rng, args.legal)
         print(f'{"FAILED" if bad else "ok"}: {args.legal} random legal positions, seed {args.seed}, {bad} illegal answers')
         sys.exit(1 if bad else 0)
-    p = start_engine(args.engine)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in p.stdout] + [lines.put(None)], daemon=True).start()
+    p, lines = start_engine(args.engine)
     sent = []
     pending = 0  # isready lines not yet answered
 
