@@ -72,6 +72,17 @@ def start_engine(engine):
     return p, lines
 
 
+def output(lines, seconds=120):
+    """The engine's output lines from `start_engine`'s queue as they come (None once it exits),
+    for at most `seconds`: a hang guard, not a speed test."""
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            yield lines.get(timeout=1)
+        except queue.Empty:
+            pass
+
+
 def legal_moves_only(engine, rng, count):
     """Random legal positions; every bestmove and ponder move must be legal. Returns the failures."""
     import chess
@@ -85,12 +96,7 @@ def legal_moves_only(engine, rng, count):
             sys.exit(f'FAILED: the engine exited with {p.wait()}')
 
     def bestmove():
-        end = time.time() + 120  # a hang guard, not a speed test: the searches are at most 2,000 nodes
-        while time.time() < end:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
+        for line in output(lines):  # the searches are at most 2,000 nodes
             if line is None:
                 sys.exit('FAILED: the engine exited')
             if line.startswith('bestmove'):
@@ -161,12 +167,7 @@ def main():
         nonlocal pending
         send('stop')
         send('isready')
-        end = time.time() + 120  # a hang guard, not a speed test: a random `bench` takes seconds
-        while time.time() < end:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
+        for line in output(lines):  # a random `bench` takes seconds
             if line is None:
                 return False
             if line.strip() == 'readyok':
