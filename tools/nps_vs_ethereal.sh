@@ -1,10 +1,10 @@
 #!/bin/bash
 # Tetrad's bench nps against Ethereal 12's, two ways, in alternating rounds:
-#  - as each bench prints it: `tetrad bench` times its searches and the table and history clears
-#    between positions (2 ms each, ~11% of its 0.9 s on the Xeon); Ethereal's `NPS` line times its
-#    searches and its 16 MiB table clears (~3% of its 3 s);
-#  - searches only: `tetrad bench --threads 1` (the pool's bench sums each position's search time;
-#    same nodes) against Ethereal's own per-position times (the last `info` line of each position).
+#  - as each bench prints it: `tetrad bench` times its searches alone (since 2026-12-04; before, the
+#    2 ms table and history clears before each of its 50 positions were inside its time, ~11% of it on
+#    the Xeon); Ethereal's `NPS` line times its searches and its 16 MiB table clears (~3% of its 3 s);
+#  - searches only: `tetrad bench --threads 1` (the pool's bench, one thread, same nodes) against
+#    Ethereal's own per-position times (the last `info` line of each position): like for like.
 # Prints each round, then the median and range of both ratios.
 # usage: tools/nps_vs_ethereal.sh ROUNDS [TETRAD] [ETHEREAL]
 set -eu
