@@ -1,0 +1,36 @@
+#!/bin/bash
+# One generation's fine-tune, as gen15l was made: INIT fine-tuned on shards 0..N-1 of DATA with the
+# gentle recipe (lr 0.00005, 10% warm-up, 4 epochs, batch 4096, wdl 0.1), then INIT and the new
+# network scored on the next ten shards, N..N+9, which neither has trained on (the trainer's own
+# validation shards are every 32nd shard read, so a network's held-out loss is not comparable
+# across data sets; the unseen shards are). A new network is worth playing only when its loss on
+# them is below INIT's (the pilots in README's network table: gen16 A and B, gen15a–i).
+#
+# usage: tools/finetune.sh TETRAD DATA N INIT OUT [more `tetrad train` arguments]
+#   e.g. tools/finetune.sh target/release/tetrad ../data/gen16 500 builtin gen16a.tnn
+#   INIT is a network file or `builtin`; DATA must hold shards 0..N+9 (a running datagen may go on
+#   writing later ones). The training log goes to OUT.log; the last line is the summary.
+set -eu
+if [ $# -lt 5 ]; then
+  sed -n '2,12p' "$0" >&2
+  exit 2
+fi
+tetrad=$1 data=$2 n=$3 init=$4 out=$5
+shift 5
+for s in $(seq 0 $((n + 9))); do
+  f=$(printf '%s/shard-%05d.bin' "$data" "$s")
+  [ -f "$f" ] || { echo "missing $f: DATA needs shards 0..$((n + 9))" >&2; exit 1; }
+done
+"$tetrad" train --data "$data" --shards "0..$n" --out "$out" --init "$init" \
+  --epochs 4 --batch 4096 --lr 0.00005 --warmup 0.1 --wdl 0.1 --threads 2 "$@" 2>&1 | tee "$out.log"
+# The loss of a network over every position of the unseen shards (`--epochs 0` trains nothing), with
+# the training's target (`--wdl 0.1`; the trainer's default, 0.3, gives about twice the loss).
+loss() {
+  "$tetrad" train --data "$data" --shards "$n..$((n + 10))" --epochs 0 --init "$1" --wdl 0.1 \
+    --out "$out.score.tnn" --threads 2 2>&1 | awk '/^loss/ { print $2, $4 }'
+}
+read -r before positions < <(loss "$init")
+read -r after _ < <(loss "$out")
+rm -f "$out.score.tnn" "$out.score.tnn.ckpt"
+echo "unseen shards $n..$((n + 9)) ($positions positions): $init $before, $out $after" \
+  "($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%+.2f%%", 100 * (a / b - 1) }'))" | tee -a "$out.log"
