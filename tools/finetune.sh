@@ -6,16 +6,19 @@
 # across data sets; the unseen shards are). A new network is worth playing only when its loss on
 # them is below INIT's (the pilots in README's network table: gen16 A–C, gen15a–i).
 #
-# usage: tools/finetune.sh TETRAD DATA N INIT OUT [more `tetrad train` arguments]
+# usage: [LR=..] [EPOCHS=..] tools/finetune.sh TETRAD DATA N INIT OUT [more `tetrad train` arguments]
 #   e.g. tools/finetune.sh target/release/tetrad ../data/gen16 500 builtin gen16a.tnn
+#   LR (default 0.00005) and EPOCHS (default 4) change the recipe (the trainer refuses an argument
+#   given twice); below ~4 M positions half the rate overfits less (README: gen16 pilot D).
 #   INIT is a network file or `builtin`; DATA must hold shards 0..N+9 (a running datagen may go on
 #   writing later ones). The training log goes to OUT.log; the last line is the summary.
 set -euo pipefail
 if [ $# -lt 5 ]; then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,14p' "$0" >&2
   exit 2
 fi
 tetrad=$1 data=$2 n=$3 init=$4 out=$5
+lr=${LR:-0.00005} epochs=${EPOCHS:-4}
 shift 5
 # A network's loss over every position of the unseen shards (`--epochs 0` trains nothing and writes
 # nothing), with the training's target (`--wdl 0.1`; the trainer's default, 0.3, gives about twice
@@ -28,7 +31,7 @@ loss() {
 # (the trainer checks shards 0..N-1 itself).
 read -r before positions < <(loss "$init")
 "$tetrad" train --data "$data" --shards "0..$n" --out "$out" --init "$init" \
-  --epochs 4 --batch 4096 --lr 0.00005 --warmup 0.1 --wdl 0.1 --threads 2 "$@" 2>&1 | tee "$out.log"
+  --epochs "$epochs" --batch 4096 --lr "$lr" --warmup 0.1 --wdl 0.1 --threads 2 "$@" 2>&1 | tee "$out.log"
 read -r after _ < <(loss "$out")
 echo "unseen shards $n..$((n + 9)) ($positions positions): $init $before, $out $after" \
   "($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%+.2f%%", 100 * (a / b - 1) }'))" | tee -a "$out.log"
