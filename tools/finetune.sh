@@ -21,19 +21,20 @@ if [ $# -lt 5 ]; then
 fi
 tetrad=$1 data=$2 n=$3 init=$4 out=$5
 lr=${LR:-0.00005} epochs=${EPOCHS:-4} unseen=${UNSEEN:-10}
+wdl=0.1   # the training's target, which the scoring must share
 shift 5
 # A network's loss over every position of the unseen shards (`--epochs 0` trains nothing and writes
-# nothing), with the training's target (`--wdl 0.1`; the trainer's default, 0.3, gives about twice
-# the loss). Only stdout goes to awk: the trainer's errors (a missing shard) stay on stderr.
+# nothing), with the training's target (the trainer's default `--wdl`, 0.3, gives about twice the
+# loss of 0.1). Only stdout goes to awk: the trainer's errors (a missing shard) stay on stderr.
 loss() {
-  "$tetrad" train --data "$data" --shards "$n..$((n + unseen))" --epochs 0 --init "$1" --wdl 0.1 \
+  "$tetrad" train --data "$data" --shards "$n..$((n + unseen))" --epochs 0 --init "$1" --wdl "$wdl" \
     --out /dev/null --threads 2 | awk '/^loss/ { print $2, $4 }'
 }
 # INIT first: a missing unseen shard stops the script before the training's minutes are spent
 # (the trainer checks shards 0..N-1 itself).
 read -r before positions < <(loss "$init")
 "$tetrad" train --data "$data" --shards "0..$n" --out "$out" --init "$init" \
-  --epochs "$epochs" --batch 4096 --lr "$lr" --warmup 0.1 --wdl 0.1 --threads 2 "$@" 2>&1 | tee "$out.log"
+  --epochs "$epochs" --batch 4096 --lr "$lr" --warmup 0.1 --wdl "$wdl" --threads 2 "$@" 2>&1 | tee "$out.log"
 read -r after _ < <(loss "$out")
 echo "unseen shards $n..$((n + unseen - 1)) ($positions positions): $init $before, $out $after" \
   "($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%+.2f%%", 100 * (a / b - 1) }'))" | tee -a "$out.log"
