@@ -4,7 +4,7 @@
 # network scored on the next ten shards, N..N+9, which neither has trained on (the trainer's own
 # validation shards are every 32nd shard read, so a network's held-out loss is not comparable
 # across data sets; the unseen shards are). A new network is worth playing only when its loss on
-# them is below INIT's (the pilots in README's network table: gen16 A–F and gen16k8, gen15a–i).
+# them is below INIT's (the pilots in README's network table: gen16 A–F, gen16k8, gen16k8c–d and gen16f, gen15a–i).
 #
 # usage: [LR=..] [EPOCHS=..] [UNSEEN=..] tools/finetune.sh TETRAD DATA N INIT OUT [more `tetrad train` arguments]
 #   e.g. tools/finetune.sh target/release/tetrad ../data/gen16 500 builtin gen16a.tnn
