@@ -420,9 +420,11 @@ class TestRealMatch(unittest.TestCase):
             self.assertEqual((p["wins"], p["draws"], p["losses"]), (0, 0, 2))
             for g in games:
                 self.assertEqual(g.headers["Termination"], "adjudication")
-            # scores within 10 cp: draw once full move 10 is reached and 2 moves each
+            # scores within 10 cp: draw once full move 10 is reached and 2 moves each (fixed
+            # seeds: random movers with the OS's seed now and then mate before move 10)
             proc, summary, games = self.run_match(
-                self.engine("a", "option.Score=3") + self.engine("b", "option.Score=-3") +
+                self.engine("a", "option.Score=3", "option.Seed=1") +
+                self.engine("b", "option.Score=-3", "option.Seed=2") +
                 ["--games", "2", "--nodes", "1",
                  "--draw", "movenumber=10", "movecount=2", "score=10"], tmp)
             for g in games:
