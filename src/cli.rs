@@ -84,6 +84,8 @@ pub enum Command {
     Net(crate::net_cmd::NetArgs),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` shards.
     WdlFit(crate::wdl_cmd::WdlFitArgs),
+    /// Label `datagen` shards again with a deeper search (new shards beside the old).
+    Rescore(crate::rescore_cmd::RescoreArgs),
     /// Print the search's tunables in OpenBench's SPSA input form, one per
     /// line: `NAME, int, value, min, max, c_end, r_end` (a build with
     /// `--features tune` takes each as a UCI spin option of that name).

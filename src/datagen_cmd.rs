@@ -143,8 +143,8 @@ fn play_range(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], range: s
         .collect()
 }
 
-/// FNV-1a, to name the book's content in the manifest.
-fn fnv(bytes: &[u8]) -> u64 {
+/// FNV-1a, to name the book's (or a network's, or a run's) content in a manifest.
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
 }
 

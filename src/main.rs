@@ -19,6 +19,7 @@ mod parse;
 mod perft_cmd;
 mod pgn_score;
 mod quiet;
+mod rescore_cmd;
 mod train_cmd;
 mod tune_cmd;
 mod uci;
@@ -62,6 +63,7 @@ fn run() -> i32 {
         cli::Command::Train(a) => train_cmd::run(&a),
         cli::Command::Net(a) => net_cmd::run(&a),
         cli::Command::WdlFit(a) => wdl_cmd::run(&a),
+        cli::Command::Rescore(a) => rescore_cmd::run(&a),
         cli::Command::TuneParams => {
             for t in tetrad_search::params::TUNABLES {
                 outln!("{}", t.spsa_line(tetrad_search::params::value(t.name).unwrap_or(t.default)));

@@ -136,3 +136,77 @@ fn shards_are_thread_independent_and_resumable() {
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }
+
+/// `tetrad rescore`: new labels from a deeper search, the same whatever the
+/// thread count; results and game counts kept, tactical positions dropped,
+/// the source never overwritten, a finished run resumed without work.
+#[test]
+fn rescore_relabels_deterministically() {
+    let (src, one, two) = (temp_dir("rs-src"), temp_dir("rs-one"), temp_dir("rs-two"));
+    let out = datagen(&src, 6, 2, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // 1500 nodes unless `extra` names others.
+    let rescore = |dst: &Path, threads: &str, extra: &[&str]| {
+        let nodes: &[&str] = if extra.contains(&"--nodes") { &[] } else { &["--nodes", "1500"] };
+        Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["rescore", "--data"])
+            .arg(&src)
+            .arg("--out")
+            .arg(dst)
+            .args(nodes)
+            .args(["--threads", threads])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = rescore(&one, "1", &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 shards relabelled at 1500 nodes"));
+    // Two threads, one shard at a time, give the same bytes.
+    for range in ["0..1", "1..2"] {
+        let out = rescore(&two, "2", &["--shards", range, "--resume"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut changed = 0;
+    for s in &dataset::list_shards(&src).unwrap() {
+        let name = s.file_name().unwrap();
+        let relabelled = std::fs::read(one.join(name)).unwrap();
+        assert_eq!(relabelled, std::fs::read(two.join(name)).unwrap(), "{name:?} depends on the threads");
+        let (games, old) = dataset::read_shard(s).unwrap();
+        let (games_new, new) = dataset::read_shard(&one.join(name)).unwrap();
+        assert_eq!(games, games_new);
+        assert!(new.len() <= old.len() && new.len() * 10 >= old.len() * 8, "{} of {} kept", new.len(), old.len());
+        // Every new record is an old position, in the old order, with its game's result.
+        let mut rest = old.iter();
+        for r in &new {
+            let o = rest
+                .find(|o| o.ccr == r.ccr && o.flags == r.flags && o.fullmove == r.fullmove)
+                .expect("an old position");
+            assert_eq!(o.result, r.result);
+            changed += usize::from(o.score != r.score);
+            assert!(!tetrad_simd::in_check(&r.position().unwrap()));
+        }
+    }
+    assert!(changed > 0, "a deeper search changes some labels");
+    // Done shards are not made again; other arguments, a second run, or the source as output are refused.
+    let again = rescore(&one, "1", &["--resume"]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("0 shards relabelled"));
+    assert_eq!(rescore(&one, "1", &[]).status.code(), Some(2));
+    let other = rescore(&one, "1", &["--nodes", "1501", "--resume"]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("other arguments"),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    let onto_source = rescore(&src, "1", &[]);
+    assert_eq!(onto_source.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&onto_source.stderr).contains("must not be the --data directory"));
+    assert_eq!(dataset::list_shards(&src).unwrap().len(), 2);
+    let missing = rescore(&temp_dir("rs-none"), "1", &["--shards", "2..3"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("shard-00002.bin"));
+    for d in [&src, &one, &two] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
