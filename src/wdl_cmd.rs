@@ -14,10 +14,23 @@ pub struct WdlFitArgs {
     /// Optimiser steps.
     #[arg(long, default_value_t = 300)]
     pub steps: usize,
+    /// The evaluation whose search scale the model is fitted in (default: the engine's default).
+    #[arg(long, value_enum)]
+    pub eval: Option<crate::cli::EvalChoice>,
+    /// That of this network file instead of the built-in one's.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
 }
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &WdlFitArgs) -> i32 {
+    let eval = match crate::cli::EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
+        Ok(e) => e,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
     let data = match tetrad_eval::learn::train::load_data(&args.data, None) {
         Ok(d) => d,
         Err(e) => {
@@ -26,7 +39,7 @@ pub fn run(args: &WdlFitArgs) -> i32 {
         }
     };
     let obs: Vec<Observation> =
-        data.train.par_iter().chain(data.valid.par_iter()).map(Observation::from_record).collect();
+        data.train.par_iter().chain(data.valid.par_iter()).map(|r| Observation::from_record(r, &eval)).collect();
     if obs.is_empty() {
         errln!("error: no positions");
         return 2;

@@ -85,6 +85,20 @@ impl EvalConfig {
             }
         }
     }
+
+    /// The inverse of [`network_units`](Self::network_units): a score in the
+    /// evaluation's own units (a `datagen` label) as the search reports it at
+    /// a position whose fifty-move counter is `halfmove` (`UCI_ShowWDL`'s
+    /// model is fitted to what the search reports).
+    pub fn search_units(&self, units: i32, halfmove: u16) -> i32 {
+        match self.kind {
+            EvalKind::Hce => units,
+            EvalKind::Nnue => {
+                let decay = 200 - halfmove.min(100) as i64;
+                (units as i64 * self.net.search_pct.max(1) as i64 * decay / (100 * 200)) as i32
+            }
+        }
+    }
 }
 
 impl Default for EvalConfig {

@@ -11,6 +11,7 @@
 //! [`MODEL`].
 
 use crate::learn::dataset::{GameResult, Record};
+use crate::EvalConfig;
 use rayon::prelude::*;
 use tetrad_simd::{Bitboards, Color, PieceType};
 
@@ -23,25 +24,35 @@ pub struct WdlModel {
     pub b: [f64; 2],
 }
 
-/// The model fitted to the hand-written evaluation's self-play:
-/// `tetrad wdl-fit --data ../data/gen1` on 954,175 positions of the first
-/// 63 shards (mean -log likelihood 0.677; see README).
-pub const MODEL: WdlModel = WdlModel { a: [161.1, 0.769], b: [103.3, 0.766] };
+/// The model fitted to the built-in network's self-play in the scale its
+/// search reports (gen16f, search share 35%): `tetrad wdl-fit --data
+/// ../data/gen17` on 1,732,402 positions of shards 0–86 (mean -log
+/// likelihood 0.565; the hand-written evaluation's model before it, fitted
+/// to gen1 and read in this scale, 0.648; see README). With this network a
+/// small edge converts more often with much material on the board than in
+/// an endgame, whose network scores run higher for the same chances.
+pub const MODEL: WdlModel = WdlModel { a: [239.5, -2.353], b: [70.1, 0.213] };
 
-/// Material of both sides in pawns (Q 9, R 5, B 3, N 3, P 1), capped at 78.
+/// Largest step of [`fit`], in units of each parameter's scale (a 10 cp, b 5 cp).
+const FIT_STEP: f64 = 0.3;
+
+/// Material of both sides at the start, in pawns: the model's cap.
+pub const MAX_MATERIAL: u32 = 78;
+
+/// Material of both sides in pawns (Q 9, R 5, B 3, N 3, P 1), capped at [`MAX_MATERIAL`].
 pub fn material(bb: &Bitboards) -> u32 {
     let count = |k: PieceType| (bb.pieces(Color::White, k) | bb.pieces(Color::Black, k)).count_ones();
     let m = count(PieceType::Pawn)
         + 3 * (count(PieceType::Knight) + count(PieceType::Bishop))
         + 5 * count(PieceType::Rook)
         + 9 * count(PieceType::Queen);
-    m.min(78)
+    m.min(MAX_MATERIAL)
 }
 
 impl WdlModel {
     /// Win, draw and loss probabilities of the side to move at `score` (cp).
     pub fn probabilities(&self, score: i32, material: u32) -> [f64; 3] {
-        let m = material.min(78) as f64;
+        let m = material.min(MAX_MATERIAL) as f64;
         let a = self.a[0] + self.a[1] * m;
         let b = (self.b[0] + self.b[1] * m).max(1.0);
         let s = score.clamp(-4000, 4000) as f64;
@@ -71,11 +82,13 @@ pub struct Observation {
 }
 
 impl Observation {
-    /// From a `datagen` record.
-    pub fn from_record(r: &Record) -> Observation {
+    /// From a `datagen` record, its label (the evaluation's own units) turned
+    /// into the scale the search of `eval` reports, which the model reads.
+    pub fn from_record(r: &Record, eval: &EvalConfig) -> Observation {
         let bb = tetrad_simd::ccr_to_bitboards(&r.ccr());
         let black = r.side_to_move() == Color::Black;
-        let score = if black { -(r.score as i32) } else { r.score as i32 };
+        let white = eval.search_units(i32::from(r.score), u16::from(r.halfmove));
+        let score = if black { -white } else { white };
         let white = match r.result() {
             GameResult::WhiteWin => 2,
             GameResult::Draw => 1,
@@ -98,11 +111,17 @@ pub fn nll(model: &WdlModel, obs: &[Observation]) -> f64 {
 }
 
 /// Fits the model by maximum likelihood (Adam on numerical gradients,
-/// `steps` steps from [`MODEL`]); returns it with its mean negative log-likelihood.
+/// `steps` steps from [`MODEL`], the step size falling from [`FIT_STEP`]
+/// along a cosine, so that a model far from the data's (another scale) is
+/// reached in a few hundred steps and then settled); returns it with its
+/// mean negative log-likelihood.
 pub fn fit(obs: &[Observation], steps: usize) -> (WdlModel, f64) {
-    let mut p = [MODEL.a[0], MODEL.a[1], MODEL.b[0], MODEL.b[1]];
-    let scale = [10.0, 0.1, 5.0, 0.05];
-    let model = |p: &[f64; 4]| WdlModel { a: [p[0], p[1]], b: [p[2], p[3]] };
+    // Optimised as a and b with no material and with all of it: unlike a
+    // slope and an intercept these move independently, in centipawns.
+    let full = f64::from(MAX_MATERIAL);
+    let mut p = [MODEL.a[0], MODEL.a[0] + full * MODEL.a[1], MODEL.b[0], MODEL.b[0] + full * MODEL.b[1]];
+    let scale = [10.0, 10.0, 5.0, 5.0];
+    let model = |p: &[f64; 4]| WdlModel { a: [p[0], (p[1] - p[0]) / full], b: [p[2], (p[3] - p[2]) / full] };
     let (mut m, mut v) = ([0.0; 4], [0.0; 4]);
     for t in 1..=steps {
         let mut g = [0.0; 4];
@@ -117,9 +136,11 @@ pub fn fit(obs: &[Observation], steps: usize) -> (WdlModel, f64) {
             m[i] = 0.9 * m[i] + 0.1 * gi;
             v[i] = 0.999 * v[i] + 0.001 * gi * gi;
             let (mh, vh) = (m[i] / (1.0 - 0.9f64.powi(t as i32)), v[i] / (1.0 - 0.999f64.powi(t as i32)));
-            p[i] -= 0.05 * scale[i] * mh / (vh.sqrt() + 1e-12);
+            let step = FIT_STEP * 0.5 * (1.0 + (std::f64::consts::PI * t as f64 / steps as f64).cos()) + 0.005;
+            p[i] -= step * scale[i] * mh / (vh.sqrt() + 1e-12);
         }
         p[2] = p[2].max(5.0);
+        p[3] = p[3].max(5.0);
     }
     let best = model(&p);
     (best, nll(&best, obs))
@@ -136,8 +157,31 @@ mod tests {
         assert_eq!(w, l);
         assert!(MODEL.per_mille(600, 40)[0] > 800);
         assert!(MODEL.per_mille(-600, 40)[2] > 800);
-        // The same advantage is more decisive with less material on the board.
-        assert!(MODEL.per_mille(150, 10)[0] > MODEL.per_mille(150, 70)[0]);
+        // At any material, more score means more wins and fewer losses.
+        for m in [4, 20, 40, 60, 78] {
+            let [w1, _, l1] = MODEL.per_mille(100, m);
+            let [w2, _, l2] = MODEL.per_mille(200, m);
+            assert!(w2 > w1 && l2 <= l1, "material {m}");
+        }
+    }
+
+    /// A record's label reaches the model in the search's scale: the
+    /// network's units scaled down by its search share and the fifty-move
+    /// decay, the inverse of what `datagen` does to the search's score.
+    #[test]
+    fn observations_are_in_the_search_scale() {
+        let pos = tetrad_simd::Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 40 60").unwrap();
+        let nnue = EvalConfig::default();
+        let hce = EvalConfig { kind: crate::EvalKind::Hce, ..EvalConfig::default() };
+        for search in [-900, -150, -1, 0, 37, 250, 1200] {
+            let units = nnue.network_units(search, &pos);
+            assert!((nnue.search_units(units, 40) - search).abs() <= 1, "{search} -> {units}");
+            assert_eq!(hce.search_units(search, 40), search);
+            // Black to move: the record holds White's view, the observation the mover's.
+            let rec = Record::new(&pos, -units, GameResult::WhiteWin);
+            let o = Observation::from_record(&rec, &nnue);
+            assert!((o.score - search).abs() <= 1 && o.outcome == 0, "{o:?}");
+        }
     }
 
     #[test]
