@@ -11,6 +11,10 @@ pub struct WdlFitArgs {
     /// A directory of `datagen` shards (repeat for several).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
+    /// Read only shards A to B − 1 of each `--data` directory (`A..B`), so a
+    /// fit can be remade while `datagen` adds shards.
+    #[arg(long, value_parser = crate::parse::parse_range)]
+    pub shards: Option<std::ops::Range<usize>>,
     /// Optimiser steps.
     #[arg(long, default_value_t = 300)]
     pub steps: usize,
@@ -31,7 +35,7 @@ pub fn run(args: &WdlFitArgs) -> i32 {
             return 2;
         }
     };
-    let data = match tetrad_eval::learn::train::load_data(&args.data, None) {
+    let data = match tetrad_eval::learn::train::load_data(&args.data, args.shards.clone()) {
         Ok(d) => d,
         Err(e) => {
             errln!("error: {e}");

@@ -139,7 +139,8 @@ fn shards_are_thread_independent_and_resumable() {
 
 /// `tetrad rescore`: new labels from a deeper search, the same whatever the
 /// thread count; results and game counts kept, tactical positions dropped,
-/// the source never overwritten, a finished run resumed without work.
+/// the source never overwritten, a finished run resumed without work; and
+/// `wdl-fit` over a range of such shards.
 #[test]
 fn rescore_relabels_deterministically() {
     let (src, one, two) = (temp_dir("rs-src"), temp_dir("rs-one"), temp_dir("rs-two"));
@@ -204,6 +205,23 @@ fn rescore_relabels_deterministically() {
     assert!(String::from_utf8_lossy(&onto_source.stderr).contains("must not be the --data directory"));
     assert_eq!(dataset::list_shards(&src).unwrap().len(), 2);
     let missing = rescore(&temp_dir("rs-none"), "1", &["--shards", "2..3"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("shard-00002.bin"));
+    // `wdl-fit` reads a range of shards, old labels or new, and names a missing one.
+    let wdl_fit = |dir: &Path, shards: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["wdl-fit", "--data"])
+            .arg(dir)
+            .args(["--shards", shards, "--steps", "3"])
+            .output()
+            .unwrap()
+    };
+    for dir in [&src, &one] {
+        let fit = wdl_fit(dir, "0..2");
+        assert!(fit.status.success(), "{}", String::from_utf8_lossy(&fit.stderr));
+        assert!(String::from_utf8_lossy(&fit.stdout).contains("pub const MODEL"));
+    }
+    let missing = wdl_fit(&src, "1..3");
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("shard-00002.bin"));
     for d in [&src, &one, &two] {

@@ -26,7 +26,7 @@ pub struct WdlModel {
 
 /// The model fitted to the built-in network's self-play in the scale its
 /// search reports (gen16f, search share 35%): `tetrad wdl-fit --data
-/// ../data/gen17` on 1,732,402 positions of shards 0–86 (mean -log
+/// ../data/gen17 --shards 0..87` on 1,732,402 positions (mean -log
 /// likelihood 0.565; the hand-written evaluation's model before it, fitted
 /// to gen1 and read in this scale, 0.648; see README). With this network a
 /// small edge converts more often with much material on the board than in
