@@ -3,7 +3,8 @@
 use clap::Args;
 use rayon::prelude::*;
 use std::path::PathBuf;
-use tetrad_eval::learn::wdl::{fit, nll, Observation, MODEL};
+use tetrad_eval::learn::wdl::{fit, model_for, nll, Observation, WdlModel, MODEL_SEARCH_PCT};
+use tetrad_eval::EvalKind;
 
 /// Arguments of `tetrad wdl-fit`.
 #[derive(Args, Debug)]
@@ -49,11 +50,20 @@ pub fn run(args: &WdlFitArgs) -> i32 {
         return 2;
     }
     errln!("{} positions; fitting ({} steps)", obs.len(), args.steps);
-    let before = nll(&MODEL, &obs);
-    let (m, after) = fit(&obs, args.steps);
+    let compiled = model_for(&eval);
+    let before = nll(&compiled, &obs);
+    let (m, after) = fit(&obs, &compiled, args.steps);
     outln!("mean -log likelihood: compiled-in model {before:.5}, fitted {after:.5}");
+    // The constant to paste: the network's model at the share `MODEL` is kept in.
+    let (name, m) = match eval.kind {
+        EvalKind::Hce => ("HCE_MODEL", m),
+        EvalKind::Nnue => {
+            let r = f64::from(MODEL_SEARCH_PCT) / f64::from(eval.net.search_pct.max(1));
+            ("MODEL", WdlModel { a: m.a.map(|x| x * r), b: m.b.map(|x| x * r) })
+        }
+    };
     outln!(
-        "pub const MODEL: WdlModel = WdlModel {{ a: [{:.1}, {:.3}], b: [{:.1}, {:.3}] }};",
+        "pub const {name}: WdlModel = WdlModel {{ a: [{:.1}, {:.3}], b: [{:.1}, {:.3}] }};",
         m.a[0],
         m.a[1],
         m.b[0],

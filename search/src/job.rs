@@ -160,7 +160,11 @@ impl SearchJob {
         let ms = self.start.elapsed().as_millis().max(1) as u64;
         let nps = nodes * 1000 / ms;
         let hashfull = self.tt.hashfull();
-        let wdl = if self.show_wdl { wdl_text(&self.root, score) } else { String::new() };
+        let wdl = if self.show_wdl {
+            wdl_text(&self.root, score, &tetrad_eval::learn::wdl::model_for(&self.eval))
+        } else {
+            String::new()
+        };
         let pv = pv_text(&self.root, pv, self.chess960);
         format!(
             "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{wdl} nodes {nodes} nps {nps} hashfull {hashfull} tbhits {tbhits} time {ms} pv {pv}",

@@ -33,6 +33,28 @@ pub struct WdlModel {
 /// an endgame, whose network scores run higher for the same chances.
 pub const MODEL: WdlModel = WdlModel { a: [239.5, -2.353], b: [70.1, 0.213] };
 
+/// The network's search share [`MODEL`] was fitted with (gen16f's).
+pub const MODEL_SEARCH_PCT: i32 = 35;
+
+/// The model fitted to the hand-written evaluation's self-play: `tetrad
+/// wdl-fit --data ../data/gen1 --eval hce` on 954,175 positions of the first
+/// 63 shards (mean -log likelihood 0.677). `UCI_ShowWDL`'s model under `Eval hce`.
+pub const HCE_MODEL: WdlModel = WdlModel { a: [161.1, 0.769], b: [103.3, 0.766] };
+
+/// The model for the scores of a search with `eval`: [`HCE_MODEL`], or
+/// [`MODEL`] stretched to the network's search share (a network shown to
+/// the search at 54% reports 54/35 of the score a 35% one would for the
+/// same judgement, so a and b grow alike).
+pub fn model_for(eval: &EvalConfig) -> WdlModel {
+    match eval.kind {
+        crate::EvalKind::Hce => HCE_MODEL,
+        crate::EvalKind::Nnue => {
+            let r = f64::from(eval.net.search_pct.max(1)) / f64::from(MODEL_SEARCH_PCT);
+            WdlModel { a: MODEL.a.map(|x| x * r), b: MODEL.b.map(|x| x * r) }
+        }
+    }
+}
+
 /// Largest step of [`fit`], in units of each parameter's scale (a 10 cp, b 5 cp).
 const FIT_STEP: f64 = 0.3;
 
@@ -111,15 +133,15 @@ pub fn nll(model: &WdlModel, obs: &[Observation]) -> f64 {
 }
 
 /// Fits the model by maximum likelihood (Adam on numerical gradients,
-/// `steps` steps from [`MODEL`], the step size falling from [`FIT_STEP`]
+/// `steps` steps from `start`, the step size falling from [`FIT_STEP`]
 /// along a cosine, so that a model far from the data's (another scale) is
 /// reached in a few hundred steps and then settled); returns it with its
 /// mean negative log-likelihood.
-pub fn fit(obs: &[Observation], steps: usize) -> (WdlModel, f64) {
+pub fn fit(obs: &[Observation], start: &WdlModel, steps: usize) -> (WdlModel, f64) {
     // Optimised as a and b with no material and with all of it: unlike a
     // slope and an intercept these move independently, in centipawns.
     let full = f64::from(MAX_MATERIAL);
-    let mut p = [MODEL.a[0], MODEL.a[0] + full * MODEL.a[1], MODEL.b[0], MODEL.b[0] + full * MODEL.b[1]];
+    let mut p = [start.a[0], start.a[0] + full * start.a[1], start.b[0], start.b[0] + full * start.b[1]];
     let scale = [10.0, 10.0, 5.0, 5.0];
     let model = |p: &[f64; 4]| WdlModel { a: [p[0], (p[1] - p[0]) / full], b: [p[2], (p[3] - p[2]) / full] };
     let (mut m, mut v) = ([0.0; 4], [0.0; 4]);
@@ -158,10 +180,22 @@ mod tests {
         assert!(MODEL.per_mille(600, 40)[0] > 800);
         assert!(MODEL.per_mille(-600, 40)[2] > 800);
         // At any material, more score means more wins and fewer losses.
-        for m in [4, 20, 40, 60, 78] {
-            let [w1, _, l1] = MODEL.per_mille(100, m);
-            let [w2, _, l2] = MODEL.per_mille(200, m);
-            assert!(w2 > w1 && l2 <= l1, "material {m}");
+        for model in [MODEL, HCE_MODEL] {
+            for m in [4, 20, 40, 60, 78] {
+                let [w1, _, l1] = model.per_mille(100, m);
+                let [w2, _, l2] = model.per_mille(200, m);
+                assert!(w2 > w1 && l2 <= l1, "material {m}");
+            }
+        }
+        // The hand-written evaluation's own model; a network shown at twice
+        // the share gives the same chances to twice the score.
+        let hce = EvalConfig { kind: crate::EvalKind::Hce, ..EvalConfig::default() };
+        assert_eq!(model_for(&hce), HCE_MODEL);
+        let mut net = crate::nnue::default_network().as_ref().clone();
+        net.search_pct = 2 * MODEL_SEARCH_PCT;
+        let doubled = model_for(&EvalConfig { kind: crate::EvalKind::Nnue, net: std::sync::Arc::new(net) });
+        for (score, m) in [(0, 78), (80, 60), (-150, 30), (400, 10)] {
+            assert_eq!(doubled.per_mille(2 * score, m), MODEL.per_mille(score, m), "{score} at {m}");
         }
     }
 
@@ -210,7 +244,7 @@ mod tests {
                 Observation { score, material, outcome }
             })
             .collect();
-        let (m, _) = fit(&obs, 300);
+        let (m, _) = fit(&obs, &MODEL, 300);
         assert!((m.a[0] - 150.0).abs() < 25.0 && (m.b[0] - 60.0).abs() < 15.0, "{m:?}");
         assert!(nll(&m, &obs) <= nll(&MODEL, &obs));
     }
