@@ -1,5 +1,6 @@
 //! Command-line interface (clap).
 
+pub use crate::eval_choice::EvalChoice;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// Tetrad: a chess engine on the compact 4-bit chessboard with SIMD bitboards.
@@ -90,43 +91,6 @@ pub enum Command {
     /// line: `NAME, int, value, min, max, c_end, r_end` (a build with
     /// `--features tune` takes each as a UCI spin option of that name).
     TuneParams,
-}
-
-/// Which evaluation a command uses.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalChoice {
-    /// The hand-written evaluation.
-    Hce,
-    /// The built-in network.
-    Nnue,
-}
-
-impl EvalChoice {
-    /// The evaluation configuration: the built-in network either way; `None` is the engine's default.
-    pub fn config(choice: Option<EvalChoice>) -> tetrad_eval::EvalConfig {
-        let mut cfg = tetrad_eval::EvalConfig::default();
-        match choice {
-            Some(EvalChoice::Hce) => cfg.kind = tetrad_eval::EvalKind::Hce,
-            Some(EvalChoice::Nnue) => cfg.kind = tetrad_eval::EvalKind::Nnue,
-            None => {}
-        }
-        cfg
-    }
-
-    /// As [`EvalChoice::config`], with the network of the file `net` when
-    /// given (refused with the hand-written evaluation; errors name the file).
-    pub fn config_with_net(choice: Option<EvalChoice>, net: Option<&str>) -> Result<tetrad_eval::EvalConfig, String> {
-        let mut cfg = EvalChoice::config(choice);
-        if let Some(path) = net {
-            if cfg.kind == tetrad_eval::EvalKind::Hce {
-                return Err("--net needs the network (not --eval hce)".into());
-            }
-            let net = tetrad_eval::nnue::Network::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-            cfg.kind = tetrad_eval::EvalKind::Nnue;
-            cfg.net = std::sync::Arc::new(net);
-        }
-        Ok(cfg)
-    }
 }
 
 /// Which legal move generator perft uses.

@@ -20,6 +20,7 @@
 
 use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
 use crate::data_file::DataFile;
+use crate::manifest::fnv;
 use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
 use std::io::Read;
@@ -141,11 +142,6 @@ fn play_range(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], range: s
             },
         )
         .collect()
-}
-
-/// FNV-1a, to name the book's (or a network's, or a run's) content in a manifest.
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
 }
 
 /// The arguments a shard's content depends on (everything but games and

@@ -7,11 +7,13 @@ mod cli;
 mod cpu;
 mod data_file;
 mod datagen_cmd;
+mod eval_choice;
 mod eval_cmd;
 mod from_pgn;
 #[cfg(test)]
 mod fuzz_tests;
 mod genfens;
+mod manifest;
 mod net_cmd;
 mod openings;
 mod options;

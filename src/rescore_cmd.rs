@@ -11,7 +11,8 @@
 //! so the output depends only on the arguments, never on the thread count;
 //! `--shards A..B` and `--resume` split and continue a run as in `datagen`.
 
-use crate::cli::EvalChoice;
+use crate::eval_choice::EvalChoice;
+use crate::manifest::fnv;
 use crate::openings;
 use clap::Args;
 use rayon::prelude::*;
@@ -138,10 +139,10 @@ fn rescore_chunk(
 fn manifest(args: &RescoreArgs, eval: &EvalConfig, source: &str) -> String {
     format!(
         "tetrad rescore v1\nsource-fnv {:016x}\nnodes {}\neval {}\nnet-fnv {:016x}\n",
-        crate::datagen_cmd::fnv(source.as_bytes()),
+        fnv(source.as_bytes()),
         args.nodes,
         eval.kind.name(),
-        crate::datagen_cmd::fnv(&eval.net.to_bytes()),
+        fnv(&eval.net.to_bytes()),
     )
 }
 

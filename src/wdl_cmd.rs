@@ -21,7 +21,7 @@ pub struct WdlFitArgs {
     pub steps: usize,
     /// The evaluation whose search scale the model is fitted in (default: the engine's default).
     #[arg(long, value_enum)]
-    pub eval: Option<crate::cli::EvalChoice>,
+    pub eval: Option<crate::eval_choice::EvalChoice>,
     /// That of this network file instead of the built-in one's.
     #[arg(long, value_name = "FILE")]
     pub net: Option<String>,
@@ -29,7 +29,7 @@ pub struct WdlFitArgs {
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &WdlFitArgs) -> i32 {
-    let eval = match crate::cli::EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
+    let eval = match crate::eval_choice::EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
         Ok(e) => e,
         Err(e) => {
             errln!("error: {e}");
