@@ -3,7 +3,7 @@
 use clap::Args;
 use rayon::prelude::*;
 use std::path::PathBuf;
-use tetrad_eval::learn::wdl::{fit, model_for, nll, Observation, WdlModel, MODEL_SEARCH_PCT};
+use tetrad_eval::learn::wdl::{fit, model_for, nll, Observation, MODEL_SEARCH_PCT};
 use tetrad_eval::EvalKind;
 
 /// Arguments of `tetrad wdl-fit`.
@@ -57,10 +57,7 @@ pub fn run(args: &WdlFitArgs) -> i32 {
     // The constant to paste: the network's model at the share `MODEL` is kept in.
     let (name, m) = match eval.kind {
         EvalKind::Hce => ("HCE_MODEL", m),
-        EvalKind::Nnue => {
-            let r = f64::from(MODEL_SEARCH_PCT) / f64::from(eval.net.search_pct.max(1));
-            ("MODEL", WdlModel { a: m.a.map(|x| x * r), b: m.b.map(|x| x * r) })
-        }
+        EvalKind::Nnue => ("MODEL", m.stretched(f64::from(MODEL_SEARCH_PCT) / f64::from(eval.net.search_pct.max(1)))),
     };
     outln!(
         "pub const {name}: WdlModel = WdlModel {{ a: [{:.1}, {:.3}], b: [{:.1}, {:.3}] }};",

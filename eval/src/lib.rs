@@ -80,8 +80,9 @@ impl EvalConfig {
         match self.kind {
             EvalKind::Hce => score,
             EvalKind::Nnue => {
-                let decay = 200 - pos.halfmove_clock().min(100) as i64;
-                (score as i64 * 100 * 200 / (self.net.search_pct.max(1) as i64 * decay)) as i32
+                let decay = i64::from(fifty_move_decay(pos.halfmove_clock()));
+                let den = i64::from(FIFTY_MOVE_DECAY_DEN);
+                (score as i64 * 100 * den / (self.net.search_pct.max(1) as i64 * decay)) as i32
             }
         }
     }
@@ -94,8 +95,9 @@ impl EvalConfig {
         match self.kind {
             EvalKind::Hce => units,
             EvalKind::Nnue => {
-                let decay = 200 - halfmove.min(100) as i64;
-                (units as i64 * self.net.search_pct.max(1) as i64 * decay / (100 * 200)) as i32
+                let decay = i64::from(fifty_move_decay(halfmove));
+                let den = i64::from(FIFTY_MOVE_DECAY_DEN);
+                (units as i64 * self.net.search_pct.max(1) as i64 * decay / (100 * den)) as i32
             }
         }
     }
@@ -217,7 +219,17 @@ pub fn evaluate_nnue_uncached(pos: &Position, net: &Network) -> i32 {
 #[inline]
 fn nnue_finish(v: i32, search_pct: i32, pos: &Position) -> i32 {
     let v = v * search_pct / 100;
-    (v * (200 - pos.halfmove_clock().min(100) as i32) / 200).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    (v * fifty_move_decay(pos.halfmove_clock()) / FIFTY_MOVE_DECAY_DEN).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The network's score is multiplied by `fifty_move_decay(halfmove) /
+/// FIFTY_MOVE_DECAY_DEN`: 1 at a fresh counter, ½ at 100 plies and after
+/// (the search's drift towards a draw; undone in training labels).
+const FIFTY_MOVE_DECAY_DEN: i32 = 200;
+
+#[inline]
+fn fifty_move_decay(halfmove: u16) -> i32 {
+    FIFTY_MOVE_DECAY_DEN - i32::from(halfmove.min(100))
 }
 
 /// Evaluation without any cache (same result as [`Evaluator::evaluate`]).

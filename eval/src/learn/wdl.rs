@@ -48,10 +48,7 @@ pub const HCE_MODEL: WdlModel = WdlModel { a: [161.1, 0.769], b: [103.3, 0.766] 
 pub fn model_for(eval: &EvalConfig) -> WdlModel {
     match eval.kind {
         crate::EvalKind::Hce => HCE_MODEL,
-        crate::EvalKind::Nnue => {
-            let r = f64::from(eval.net.search_pct.max(1)) / f64::from(MODEL_SEARCH_PCT);
-            WdlModel { a: MODEL.a.map(|x| x * r), b: MODEL.b.map(|x| x * r) }
-        }
+        crate::EvalKind::Nnue => MODEL.stretched(f64::from(eval.net.search_pct.max(1)) / f64::from(MODEL_SEARCH_PCT)),
     }
 }
 
@@ -72,6 +69,11 @@ pub fn material(bb: &Bitboards) -> u32 {
 }
 
 impl WdlModel {
+    /// The same chances for scores `r` times as large (a and b grow alike).
+    pub fn stretched(&self, r: f64) -> WdlModel {
+        WdlModel { a: self.a.map(|x| x * r), b: self.b.map(|x| x * r) }
+    }
+
     /// Win, draw and loss probabilities of the side to move at `score` (cp).
     pub fn probabilities(&self, score: i32, material: u32) -> [f64; 3] {
         let m = material.min(MAX_MATERIAL) as f64;
