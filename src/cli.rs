@@ -1,6 +1,6 @@
 //! Command-line interface (clap).
 
-pub use crate::eval_choice::EvalChoice;
+pub use crate::eval_choice::EvalSelection;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// Tetrad: a chess engine on the compact 4-bit chessboard with SIMD bitboards.
@@ -63,13 +63,9 @@ pub enum Command {
         /// Hash table size in MiB (default 16).
         #[arg(long)]
         hash: Option<usize>,
-        /// Evaluation (default: the engine's default).
-        #[arg(long, value_enum)]
-        eval: Option<EvalChoice>,
-        /// A network file to search with instead of the built-in one (a
-        /// candidate's node count and speed).
-        #[arg(long, value_name = "FILE")]
-        net: Option<String>,
+        /// The evaluation searched with.
+        #[command(flatten)]
+        eval: EvalSelection,
     },
     /// Self-play games at a fixed node budget (or scored PGNs: --from-pgn), writing labelled quiet positions for `train` and `tune`.
     Datagen(DatagenArgs),
@@ -204,12 +200,9 @@ pub struct DatagenArgs {
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Evaluation of the players (default: the engine's default).
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalChoice>,
-    /// The players' network: this file instead of the built-in one (a
-    /// candidate network can make the next generation's data before it is
-    /// built in). The run's `datagen.txt` names the network by its content.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<String>,
+    /// The players' evaluation (`--net`: a candidate network can make the
+    /// next generation's data before it is built in; the run's `datagen.txt`
+    /// names the network by its content).
+    #[command(flatten)]
+    pub eval: EvalSelection,
 }

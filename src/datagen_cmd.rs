@@ -18,7 +18,7 @@
 //! A..B` only shards A to B − 1, so machines given disjoint ranges of one
 //! run make one data set between them.
 
-use crate::cli::{DataFormat, DatagenArgs, EvalChoice};
+use crate::cli::{DataFormat, DatagenArgs};
 use crate::data_file::DataFile;
 use crate::manifest::fnv;
 use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
@@ -290,7 +290,7 @@ fn run_file(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], threads: u
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &DatagenArgs) -> i32 {
-    let eval = match EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
+    let eval = match args.eval.config() {
         Ok(e) => e,
         Err(e) => {
             errln!("error: {e}");

@@ -2,7 +2,7 @@
 //! Its own module so that the subcommands whose arguments `cli` names can
 //! read it without importing `cli` back.
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 
 /// Which evaluation a command uses.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,5 +38,26 @@ impl EvalChoice {
             cfg.net = std::sync::Arc::new(net);
         }
         Ok(cfg)
+    }
+}
+
+/// `--eval hce|nnue` and `--net FILE`, one group that the commands which
+/// search or fit in an evaluation's scale (`bench`, `datagen`, `rescore`,
+/// `wdl-fit`) flatten into their arguments.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EvalSelection {
+    /// Evaluation (default: the engine's default, the network).
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalChoice>,
+    /// A network file instead of the built-in one (refused with `--eval
+    /// hce`): a candidate's node count, its self-play, its labels or its fit.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
+}
+
+impl EvalSelection {
+    /// The evaluation configuration ([`EvalChoice::config_with_net`]).
+    pub fn config(&self) -> Result<tetrad_eval::EvalConfig, String> {
+        EvalChoice::config_with_net(self.eval, self.net.as_deref())
     }
 }

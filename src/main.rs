@@ -49,8 +49,8 @@ fn run() -> i32 {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth, threads, hash, eval, net } => {
-            match cli::EvalChoice::config_with_net(eval, net.as_deref()) {
+        cli::Command::Bench { depth, threads, hash, eval } => {
+            match eval.config() {
                 Ok(cfg) => bench_cmd::run(depth, threads, hash, &cfg),
                 Err(e) => {
                     errln!("error: {e}");

@@ -11,7 +11,7 @@
 //! so the output depends only on the arguments, never on the thread count;
 //! `--shards A..B` and `--resume` split and continue a run as in `datagen`.
 
-use crate::eval_choice::EvalChoice;
+use crate::eval_choice::EvalSelection;
 use crate::manifest::fnv;
 use crate::openings;
 use clap::Args;
@@ -46,12 +46,9 @@ pub struct RescoreArgs {
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Evaluation of the searches (default: the engine's default).
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalChoice>,
-    /// This network file instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<String>,
+    /// The evaluation of the searches.
+    #[command(flatten)]
+    pub eval: EvalSelection,
 }
 
 /// Positions searched one after another with one table and one set of
@@ -188,7 +185,7 @@ pub fn run(args: &RescoreArgs) -> i32 {
 }
 
 fn try_run(args: &RescoreArgs) -> Result<(), String> {
-    let eval = EvalChoice::config_with_net(args.eval, args.net.as_deref())?;
+    let eval = args.eval.config()?;
     if args.nodes == 0 {
         return Err("--nodes must be at least 1".into());
     }

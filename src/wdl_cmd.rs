@@ -19,17 +19,14 @@ pub struct WdlFitArgs {
     /// Optimiser steps.
     #[arg(long, default_value_t = 300)]
     pub steps: usize,
-    /// The evaluation whose search scale the model is fitted in (default: the engine's default).
-    #[arg(long, value_enum)]
-    pub eval: Option<crate::eval_choice::EvalChoice>,
-    /// That of this network file instead of the built-in one's.
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<String>,
+    /// The evaluation whose search scale the model is fitted in.
+    #[command(flatten)]
+    pub eval: crate::eval_choice::EvalSelection,
 }
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &WdlFitArgs) -> i32 {
-    let eval = match crate::eval_choice::EvalChoice::config_with_net(args.eval, args.net.as_deref()) {
+    let eval = match args.eval.config() {
         Ok(e) => e,
         Err(e) => {
             errln!("error: {e}");
