@@ -140,7 +140,8 @@ fn shards_are_thread_independent_and_resumable() {
 /// `tetrad rescore`: new labels from a deeper search, the same whatever the
 /// thread count; results and game counts kept, tactical positions dropped,
 /// the source never overwritten, a finished run resumed without work; and
-/// `wdl-fit` over a range of such shards.
+/// `wdl-fit` over a range of such shards, in the scale of the evaluation
+/// that labelled them only.
 #[test]
 fn rescore_relabels_deterministically() {
     let (src, one, two) = (temp_dir("rs-src"), temp_dir("rs-one"), temp_dir("rs-two"));
@@ -224,6 +225,23 @@ fn rescore_relabels_deterministically() {
     let missing = wdl_fit(&src, "1..3");
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("shard-00002.bin"));
+    // Labels of the network are not fitted in the hand-written evaluation's scale.
+    for dir in [&src, &one] {
+        let hce = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["wdl-fit", "--eval", "hce", "--data"])
+            .arg(dir)
+            .args(["--steps", "3"])
+            .output()
+            .unwrap();
+        assert_eq!(hce.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&hce.stderr).contains("labelled by the nnue evaluation"));
+    }
+    let hce_dir = temp_dir("rs-hce");
+    assert!(datagen(&hce_dir, 3, 1, &["--eval", "hce"]).status.success());
+    let nnue = Command::new(env!("CARGO_BIN_EXE_tetrad")).args(["wdl-fit", "--data"]).arg(&hce_dir).output().unwrap();
+    assert_eq!(nnue.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nnue.stderr).contains("labelled by the hce evaluation"));
+    let _ = std::fs::remove_dir_all(&hce_dir);
     for d in [&src, &one, &two] {
         let _ = std::fs::remove_dir_all(d);
     }
