@@ -34,7 +34,7 @@ pub fn run(args: &WdlFitArgs) -> i32 {
         }
     };
     for dir in &args.data {
-        if let Some(made_by) = labelling_eval(dir) {
+        if let Some(made_by) = crate::manifest::labelling_eval(dir) {
             if made_by != eval.kind.name() {
                 errln!(
                     "error: {} was labelled by the {made_by} evaluation (its manifest); its scores mean nothing \
@@ -77,19 +77,4 @@ pub fn run(args: &WdlFitArgs) -> i32 {
         m.b[1]
     );
     0
-}
-
-/// The evaluation whose search labelled a data directory, as its manifest
-/// names it: `rescore.txt` (relabelled shards) in its `eval` line;
-/// `datagen.txt` of self-play in its `eval` line, which a run of the
-/// hand-written evaluation leaves out. `None` for PGN-scored data or no
-/// manifest: the fit then takes the labels as they are.
-fn labelling_eval(dir: &std::path::Path) -> Option<String> {
-    let eval_line = |text: &str| text.lines().find_map(|l| l.strip_prefix("eval ")).map(|e| e.trim().to_string());
-    if let Ok(text) = std::fs::read_to_string(dir.join("rescore.txt")) {
-        return eval_line(&text);
-    }
-    let text = std::fs::read_to_string(dir.join("datagen.txt")).ok()?;
-    let self_play = text.lines().next().is_some_and(|l| l.starts_with("tetrad datagen v"));
-    self_play.then(|| eval_line(&text).unwrap_or_else(|| "hce".to_string()))
 }
