@@ -319,36 +319,44 @@ tunables! {
     /// Lazy SMP vote of a thread: (score − lowest + base) × depth.
     smp_vote_base = 14, 1..=50, 3;
 
-    /// Time: moves to go assumed without `movestogo`.
-    tm_moves_to_go = 24, 10..=50, 2;
+    /// Time: the clock is planned as if this many moves were left (without `movestogo`).
+    tm_moves_to_go = 22, 10..=50, 2;
+    /// Time: the same without an increment (sudden death plans further ahead).
+    tm_moves_to_go_sd = 32, 15..=60, 3;
     /// Time: `movestogo` is capped at this.
     tm_moves_to_go_max = 40, 10..=80, 3;
-    /// Time: percent of the increment planned per move.
-    tm_inc_pct = 80, 40..=100, 5;
-    /// Time: soft limit, percent of the planned time.
-    tm_soft_pct = 60, 30..=100, 5;
+    /// Time: percent of the increment planned per move (every move gets it back).
+    tm_inc_pct = 100, 50..=150, 5;
+    /// Time: soft limit, percent of the clock's share (the increment is added in full).
+    tm_soft_pct = 65, 30..=150, 5;
     /// Time: soft limit at most this percent of the clock.
-    tm_soft_max_pct = 30, 10..=60, 3;
-    /// Time: hard limit, percent of the planned time.
-    tm_hard_pct = 250, 100..=500, 20;
+    tm_soft_max_pct = 25, 10..=60, 3;
+    /// Time: hard limit, percent of the soft limit.
+    tm_hard_pct = 400, 150..=800, 25;
     /// Time: hard limit at most this percent of the clock.
-    tm_hard_max_pct = 45, 20..=80, 3;
+    tm_hard_max_pct = 40, 20..=80, 3;
     /// Time: hard limit at most this percent of the clock on the last move before the control.
     tm_hard_last_pct = 80, 50..=95, 3;
     /// Time: the soft limit's scale is kept within this percent and…
-    tm_scale_min_pct = 40, 10..=100, 5;
+    tm_scale_min_pct = 30, 10..=100, 5;
     /// … this percent.
-    tm_scale_max_pct = 300, 150..=500, 20;
-    /// Time: scale (percent) of an unstable best move…
-    tm_stability_base = 150, 100..=250, 8;
+    tm_scale_max_pct = 400, 150..=600, 20;
+    /// Time: scale (percent) of a best move that just changed…
+    tm_stability_base = 160, 100..=250, 8;
     /// … less this (percent) per iteration it stayed the same…
-    tm_stability_step = 7, 0..=15, 1;
+    tm_stability_step = 16, 0..=30, 2;
     /// … for at most this many iterations.
-    tm_stability_max = 10, 3..=20, 1;
-    /// Time: a score drop of this many centipawns doubles the time…
-    tm_drop_div = 150, 50..=400, 15;
-    /// … counting drops up to this many centipawns.
-    tm_drop_max = 100, 30..=300, 10;
+    tm_stability_max = 5, 2..=12, 1;
+    /// Time: per mille more per centipawn the score fell below the previous iteration's…
+    tm_drop_iter = 8, 0..=40, 3;
+    /// … and per centipawn below the previous move's (a rise gives back as much).
+    tm_drop_move = 15, 0..=50, 4;
+    /// Time: the score scale is kept within this percent…
+    tm_eval_min_pct = 70, 40..=100, 5;
+    /// … and this percent.
+    tm_eval_max_pct = 200, 120..=300, 10;
+    /// Time: percent scale after an iteration whose aspiration window failed low.
+    tm_fail_low_pct = 130, 100..=200, 8;
     /// Time: node-share scale (percent) = (base − best move's share) × mul…
     tm_node_base = 150, 100..=250, 8;
     /// … with this mul (percent).

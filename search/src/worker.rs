@@ -4,7 +4,7 @@
 use crate::history::{History, PieceTo};
 use crate::job::RootMoves;
 pub use crate::job::{SearchJob, SearchShared};
-use crate::limits::TimeManager;
+use crate::limits::{Signals, TimeManager};
 use crate::output::{emit, pv_for};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
@@ -137,6 +137,10 @@ pub struct Worker {
     pub(crate) start: Instant,
     /// Main thread: the search was pondering when last looked at.
     pub(crate) pondering: bool,
+    /// The root's aspiration window failed low in the iteration in progress.
+    pub(crate) root_failed_low: bool,
+    /// Main thread: the game ply and score of its last search (the previous move's, in a game).
+    pub(crate) last_search: Option<(i32, i32)>,
 }
 
 impl Worker {
@@ -179,6 +183,8 @@ impl Worker {
             chess960: false,
             start: Instant::now(),
             pondering: false,
+            root_failed_low: false,
+            last_search: None,
         }
     }
 
@@ -188,6 +194,7 @@ impl Worker {
         self.corr.clear();
         self.eval.clear();
         self.mate_check = None;
+        self.last_search = None;
     }
 
     /// Move-picker buffers for a node at `ply` (fresh ones only the first
@@ -329,6 +336,8 @@ impl Worker {
         let mut last_best = Move::NULL;
         let game_ply =
             2 * (root.fullmove_number() as i32 - 1) + i32::from(root.side_to_move() == tetrad_simd::Color::Black);
+        // The score of this side's previous move, when the last search was it.
+        let previous_move = self.last_search.filter(|&(ply, _)| ply + 2 == game_ply).map(|(_, s)| s);
         for depth in 1..=max_depth {
             // Helpers skip iterations in blocks, each thread on its own phase,
             // so that threads 3..N do not repeat threads 1 and 2.
@@ -337,6 +346,7 @@ impl Worker {
             }
             self.root_excluded.clear();
             self.root_depth = depth;
+            self.root_failed_low = false;
             let mut lines: Vec<ThreadResult> = Vec::new();
             for _ in 0..multipv {
                 let guess = if lines.is_empty() { prev_score } else { lines[0].score };
@@ -395,7 +405,7 @@ impl Worker {
             if self.stopped {
                 break;
             }
-            let drop = f64::from((prev_score - result.score).clamp(0, tm_drop_max()));
+            let iter_drop = if depth > 1 { prev_score - result.score } else { 0 };
             prev_score = result.score;
             if self.id != 0 {
                 continue;
@@ -407,7 +417,7 @@ impl Worker {
                 }
             }
             if result.best == last_best {
-                stability = (stability + 1).min(tm_stability_max());
+                stability += 1;
             } else {
                 stability = 0;
             }
@@ -415,13 +425,17 @@ impl Worker {
             // Node-based: the larger the share of the search spent on the best
             // move, the surer it is (the share of all root nodes so far).
             let total: u64 = self.root_nodes.values().sum();
-            let best_share = self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total.max(1) as f64);
-            let node_factor = if total > 0 { (pct(tm_node_base()) - best_share) * pct(tm_node_mul()) } else { 1.0 };
-            let scale = (pct(tm_stability_base()) - pct(tm_stability_step()) * f64::from(stability))
-                * (1.0 + drop / f64::from(tm_drop_div()))
-                * node_factor;
+            let best_share = (total > 0)
+                .then(|| self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total as f64));
+            let signals = Signals {
+                stability,
+                best_share,
+                iter_drop,
+                move_drop: previous_move.map(|s| s - result.score),
+                failed_low: self.root_failed_low,
+            };
             let pondering = self.still_pondering();
-            if !pondering && self.time.is_some_and(|t| t.soft_expired(scale)) {
+            if !pondering && self.time.is_some_and(|t| t.soft_expired(signals.scale())) {
                 break;
             }
             if self.root_allowed.len() == 1
@@ -443,6 +457,9 @@ impl Worker {
             if result.score.abs() < MATE_IN_MAX {
                 result.score = s;
             }
+        }
+        if self.id == 0 && result.depth > 0 {
+            self.last_search = Some((game_ply, result.score));
         }
         // Let go of the shared table so a Hash resize frees it at once.
         self.tt = idle_table();
@@ -477,6 +494,7 @@ impl Worker {
             }
             // A full window's bound is the result: nothing wider to try.
             if score <= alpha && alpha > -INFINITY {
+                self.root_failed_low = true;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
                 fail_highs = 0;
