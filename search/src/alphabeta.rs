@@ -13,6 +13,7 @@ use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
 use crate::tb::wdl_score;
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
+use crate::stack::ChildMove;
 use crate::worker::Worker;
 use tetrad_simd::{CheckInfo, Move, NodeView, PieceType, Position};
 
@@ -251,12 +252,9 @@ impl Worker {
             {
                 let r = nmp_base() + depth / nmp_depth_div() + ((eval - beta) / nmp_eval_div()).min(nmp_eval_max());
                 let child = pos.make_null();
-                self.keys.push(pos.key());
-                self.stack[ply].moved = Default::default();
-                self.stack[ply].moved_quiet = false;
-                self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
+                self.enter_child(pos, ply, ChildMove::NULL);
                 let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
-                self.keys.pop();
+                self.leave_child();
                 if self.stopped {
                     return 0;
                 }
@@ -403,11 +401,7 @@ impl Worker {
             let nodes_before = self.nodes;
             self.tt.prefetch(child.key());
             let new_depth = depth - 1 + extension;
-            self.keys.push(pos.key());
-            self.stack[ply].moved = moved;
-            self.stack[ply].moved_quiet = !noisy;
-            self.stack[ply].played = m;
-            self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
+            self.enter_child(pos, ply, ChildMove { moved, played: m, quiet: !noisy, double_ext: extension >= 2 });
 
             // Step 13. Search the move: full window for the first, then reduced null windows.
             let mut score;
@@ -450,7 +444,7 @@ impl Worker {
                     score = -self.negamax(&child, full_depth, -beta, -alpha, ply + 1, false);
                 }
             }
-            self.keys.pop();
+            self.leave_child();
             if self.stopped {
                 return 0;
             }

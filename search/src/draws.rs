@@ -103,7 +103,6 @@ impl Worker {
     /// since the last irreversible move, and not across a null move.
     #[inline]
     pub(crate) fn cycle_reach(&self, pos: &Position, ply: usize) -> usize {
-        let max = (pos.halfmove_clock() as usize).min(ply.saturating_sub(1));
-        (1..=max).take_while(|&j| self.stack[ply - j].moved.piece != 0).count()
+        (pos.halfmove_clock() as usize).min(ply.saturating_sub(1)).min(usize::from(self.stack[ply].plies_from_null))
     }
 }

@@ -22,6 +22,7 @@ mod qsearch;
 pub mod score;
 pub mod see;
 pub mod skill;
+mod stack;
 pub mod tb;
 pub mod tbfiles;
 mod tbroot;

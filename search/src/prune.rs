@@ -9,6 +9,7 @@ use crate::score::TB_WIN_IN_MAX;
 use crate::see::see_ge;
 use crate::tt::score_to_tt;
 use crate::tt::{Bound, TtEntry};
+use crate::stack::ChildMove;
 use crate::worker::Worker;
 use tetrad_simd::{Move, NodeView, Position};
 
@@ -47,14 +48,13 @@ impl Worker {
                 continue;
             }
             let child = pos.make_move(m);
-            self.keys.push(pos.key());
-            self.stack[ply].moved = crate::movepick::piece_to(view, m);
-            self.stack[ply].moved_quiet = false;
+            let moved = crate::movepick::piece_to(view, m);
+            self.enter_child(pos, ply, ChildMove { moved, played: m, quiet: false, double_ext: false });
             let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
             if score >= pc_beta {
                 score = -self.negamax(&child, depth - probcut_reduction(), -pc_beta, -pc_beta + 1, ply + 1, !cut_node);
             }
-            self.keys.pop();
+            self.leave_child();
             if self.stopped {
                 break;
             }
@@ -90,9 +90,10 @@ impl Worker {
         let score = self.negamax(pos, s_depth, s_beta - 1, s_beta, ply, cut_node);
         self.stack[ply].excluded = Move::NULL;
         if score < s_beta {
+            // The child counts the double extension (`ChildMove::double_ext`);
+            // the node's own count stays what its later moves inherit.
             let doubles = self.stack[ply].double_exts;
             if !pv_node && score < s_beta - se_double_margin() && i32::from(doubles) < se_max_double() {
-                self.stack[ply].double_exts = doubles + 1;
                 return Singular::Extend(2);
             }
             Singular::Extend(1)
@@ -105,3 +106,4 @@ impl Worker {
         }
     }
 }
+

@@ -11,6 +11,7 @@ use crate::score::TB_WIN_IN_MAX;
 use crate::score::{INFINITY, MATE};
 use crate::see::capture_value;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
+use crate::stack::ChildMove;
 use crate::worker::Worker;
 use tetrad_simd::{Move, NodeView, Position};
 
@@ -77,12 +78,10 @@ impl Worker {
             }
             let child = pos.make_move(m);
             self.tt.prefetch(child.key());
-            self.keys.push(pos.key());
-            self.stack[ply].moved = piece_to(&view, m);
-            self.stack[ply].moved_quiet = !is_noisy(&view, m);
-            self.stack[ply].played = m;
+            let moved = piece_to(&view, m);
+            self.enter_child(pos, ply, ChildMove { moved, played: m, quiet: !is_noisy(&view, m), double_ext: false });
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            self.keys.pop();
+            self.leave_child();
             if self.stopped {
                 return 0;
             }

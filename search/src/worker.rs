@@ -1,7 +1,8 @@
 //! One search thread: its private tables and iterative deepening with
 //! aspiration windows. The tree search itself is in `alphabeta.rs`.
 
-use crate::history::{History, PieceTo};
+use crate::history::History;
+use crate::stack::Frame;
 use crate::job::RootMoves;
 pub use crate::job::{SearchJob, SearchShared};
 use crate::limits::{Signals, TimeManager};
@@ -59,27 +60,6 @@ pub struct ThreadResult {
     /// The best lines of the last completed iteration (move, score), best
     /// first: one, or the MultiPV lines (what a limited strength chooses from).
     pub lines: Vec<(Move, i32)>,
-}
-
-/// Per-ply data of the search stack.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Frame {
-    /// Corrected static evaluation (what pruning reads).
-    pub static_eval: i32,
-    /// The evaluation before correction (what the table keeps).
-    pub raw_eval: i32,
-    /// The move played from this ply (for continuation history); default after a null move.
-    pub moved: PieceTo,
-    /// The move played from this ply was quiet (not a capture, promotion or null move).
-    pub moved_quiet: bool,
-    /// The move played from this ply, where `moved_quiet` (else stale).
-    pub played: Move,
-    /// A move this node must not search (the singular-extension test).
-    pub excluded: Move,
-    /// Beta cut-offs found by the nodes at this ply since their parent began (LMR reads the child's).
-    pub cutoffs: u8,
-    /// Double extensions along the path to this ply.
-    pub double_exts: u8,
 }
 
 /// A search thread's private state; kept between searches.
@@ -299,6 +279,7 @@ impl Worker {
         for f in self.stack.iter_mut() {
             f.excluded = Move::NULL;
             f.double_exts = 0;
+            f.plies_from_null = u16::MAX;
         }
         let root = job.root;
         self.tb = job.tb.clone();
@@ -537,3 +518,4 @@ impl Worker {
         }
     }
 }
+

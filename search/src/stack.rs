@@ -1,0 +1,103 @@
+//! The search's path: a frame per ply (evaluations, the move made from it,
+//! counts the children inherit) and how a node records the move into a child.
+
+use crate::history::PieceTo;
+use crate::worker::Worker;
+use tetrad_simd::{Move, Position};
+
+/// Per-ply data of the search stack.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    /// Corrected static evaluation (what pruning reads).
+    pub static_eval: i32,
+    /// The evaluation before correction (what the table keeps).
+    pub raw_eval: i32,
+    /// The move played from this ply (for continuation history); default after a null move.
+    pub moved: PieceTo,
+    /// The move played from this ply was quiet (not a capture, promotion or null move).
+    pub moved_quiet: bool,
+    /// The move played from this ply, where `moved_quiet` (else stale).
+    pub played: Move,
+    /// A move this node must not search (the singular-extension test).
+    pub excluded: Move,
+    /// Beta cut-offs found by the nodes at this ply since their parent began (LMR reads the child's).
+    pub cutoffs: u8,
+    /// Double extensions along the path to this ply.
+    pub double_exts: u8,
+    /// Plies since the last null move on the path (`u16::MAX` without one):
+    /// no repetition is looked for across a null move.
+    pub plies_from_null: u16,
+}
+
+/// What a node records before it searches a child: the move (for the
+/// histories and repetitions below) and the extension it got.
+#[derive(Clone, Copy)]
+pub(crate) struct ChildMove {
+    /// Piece and square of the move (default: a null move).
+    pub moved: PieceTo,
+    /// The move itself.
+    pub played: Move,
+    /// Not a capture, promotion or null move.
+    pub quiet: bool,
+    /// The move was extended by two plies.
+    pub double_ext: bool,
+}
+
+impl ChildMove {
+    /// A null move.
+    pub(crate) const NULL: ChildMove =
+        ChildMove { moved: PieceTo { piece: 0, to: 0 }, played: Move::NULL, quiet: false, double_ext: false };
+}
+
+impl Worker {
+    /// Records the move from `pos` at `ply` into a child about to be
+    /// searched; [`Worker::leave_child`] undoes it. The one place the
+    /// search's path is written, for every kind of child.
+    #[inline(always)]
+    pub(crate) fn enter_child(&mut self, pos: &Position, ply: usize, child: ChildMove) {
+        self.keys.push(pos.key());
+        let (frame, next) = self.stack.split_at_mut(ply + 1);
+        let (frame, next) = (&mut frame[ply], &mut next[0]);
+        frame.moved = child.moved;
+        frame.moved_quiet = child.quiet;
+        frame.played = child.played;
+        next.double_exts = frame.double_exts + u8::from(child.double_ext);
+        next.plies_from_null = if child.moved.piece == 0 { 0 } else { frame.plies_from_null.saturating_add(1) };
+    }
+
+    /// Back from the child [`Worker::enter_child`] recorded.
+    #[inline(always)]
+    pub(crate) fn leave_child(&mut self) {
+        self.keys.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetrad_simd::legal_moves;
+
+    fn play(pos: &Position, uci: &str) -> (Position, Move) {
+        let m = *legal_moves(pos).iter().find(|&&m| pos.move_to_uci(m, false) == uci).expect(uci);
+        (pos.make_move(m), m)
+    }
+
+    /// A double extension counts on the path of the child that got it, not
+    /// on its later siblings'.
+    #[test]
+    fn a_double_extension_stays_with_its_child() {
+        let mut w = Worker::new(0);
+        let pos = Position::startpos();
+        let (_, m) = play(&pos, "g1f3");
+        let moved = PieceTo { piece: 2, to: m.to().index() as u8 };
+        w.stack[3].double_exts = 1;
+        w.enter_child(&pos, 3, ChildMove { moved, played: m, quiet: true, double_ext: true });
+        assert_eq!(w.stack[4].double_exts, 2);
+        w.leave_child();
+        w.enter_child(&pos, 3, ChildMove { moved, played: m, quiet: true, double_ext: false });
+        assert_eq!(w.stack[4].double_exts, 1, "the sibling inherits the node's count only");
+        assert_eq!(w.stack[3].double_exts, 1);
+        w.leave_child();
+        assert!(w.keys.is_empty());
+    }
+}
