@@ -55,7 +55,9 @@ impl Worker {
     fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let key = pos.key();
         let n = self.keys.len();
-        let reach = (pos.halfmove_clock() as usize).min(n);
+        // Not across a null move: a path through two of them can bring a
+        // position back that no game could (Stockfish's `pliesFromNull`).
+        let reach = (pos.halfmove_clock() as usize).min(n).min(usize::from(self.stack[ply].plies_from_null));
         let mut earlier_in_game = false;
         // Two plies back is never the same position (each side has moved
         // once since, and the second move cannot undo the first): start at four.

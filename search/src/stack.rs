@@ -100,4 +100,38 @@ mod tests {
         w.leave_child();
         assert!(w.keys.is_empty());
     }
+
+    /// Walks `moves` from the start position ("0000": a null move) and asks
+    /// whether the rules end the last node (a repetition here).
+    fn ends_by_rule(moves: &[&str]) -> (Option<i32>, u16) {
+        let mut w = Worker::new(0);
+        for f in w.stack.iter_mut() {
+            f.plies_from_null = u16::MAX;
+        }
+        let mut pos = Position::startpos();
+        for (ply, &uci) in moves.iter().enumerate() {
+            let (child, record) = if uci == "0000" {
+                (pos.make_null(), ChildMove::NULL)
+            } else {
+                let (child, m) = play(&pos, uci);
+                let moved = PieceTo { piece: 2, to: m.to().index() as u8 };
+                (child, ChildMove { moved, played: m, quiet: true, double_ext: false })
+            };
+            w.enter_child(&pos, ply, record);
+            pos = child;
+        }
+        (w.rule_end(&pos, moves.len()), pos.halfmove_clock())
+    }
+
+    /// White passing twice while Black's knight goes out and back is no
+    /// repetition (no game can pass); the same knight tour against real
+    /// moves is one.
+    #[test]
+    fn no_repetition_across_a_null_move() {
+        let (real, _) = ends_by_rule(&["b1c3", "g8f6", "g1f3", "f6g8", "f3g1"]);
+        assert_eq!(real, Some(0));
+        let (passing, clock) = ends_by_rule(&["b1c3", "0000", "g1f3", "0000", "f3g1"]);
+        assert!(clock >= 4, "the fifty-move clock alone would allow the scan: {clock}");
+        assert_eq!(passing, None);
+    }
 }
