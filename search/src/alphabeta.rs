@@ -13,7 +13,7 @@ use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
 use crate::tb::wdl_score;
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
-use crate::stack::ChildMove;
+use crate::stack::{ChildMove, ChildType};
 use crate::worker::Worker;
 use tetrad_simd::{CheckInfo, Move, NodeView, PieceType, Position};
 
@@ -406,7 +406,8 @@ impl Worker {
             // Step 13. Search the move: full window for the first, then reduced null windows.
             let mut score;
             if moves_searched == 0 {
-                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                let child_cut = ChildType::First.is_cut(pv_node, cut_node);
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, child_cut);
             } else {
                 let mut r = 0;
                 let late_move_reduced = depth >= lmr_min_depth() && moves_searched > usize::from(root);
@@ -426,10 +427,8 @@ impl Worker {
                     r += lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                // A reduced search expects to fail low, so its child is a cut node; a move
-                // searched at full depth without reduction flips the node type as usual.
-                let child_cut = late_move_reduced || !cut_node;
-                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, child_cut);
+                let kind = if late_move_reduced { ChildType::Reduced } else { ChildType::NullWindow };
+                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, kind.is_cut(pv_node, cut_node));
                 let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
                     // The reduced search's margin decides the re-search's depth: a
@@ -437,11 +436,13 @@ impl Worker {
                     full_depth += i32::from(score > best_score + lmr_deeper_base() + lmr_deeper_per_ply() * new_depth);
                     full_depth -= i32::from(score < best_score + lmr_shallower_margin());
                     if full_depth > new_depth - r {
-                        score = -self.negamax(&child, full_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                        let child_cut = ChildType::NullWindow.is_cut(pv_node, cut_node);
+                        score = -self.negamax(&child, full_depth, -alpha - 1, -alpha, ply + 1, child_cut);
                     }
                 }
                 if score > alpha && pv_node {
-                    score = -self.negamax(&child, full_depth, -beta, -alpha, ply + 1, false);
+                    let child_cut = ChildType::PvResearch.is_cut(pv_node, cut_node);
+                    score = -self.negamax(&child, full_depth, -beta, -alpha, ply + 1, child_cut);
                 }
             }
             self.leave_child();

@@ -1,5 +1,6 @@
 //! The search's path: a frame per ply (evaluations, the move made from it,
-//! counts the children inherit) and how a node records the move into a child.
+//! counts the children inherit), how a node records the move into a child,
+//! and which node type a child is expected to be.
 
 use crate::history::PieceTo;
 use crate::worker::Worker;
@@ -72,6 +73,36 @@ impl Worker {
     }
 }
 
+/// How a child of the move loop is searched, which decides its expected node type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ChildType {
+    /// The first move: the node's full window.
+    First,
+    /// A later move at a reduced depth, null window.
+    Reduced,
+    /// A later move at full depth, null window (unreduced, or the re-search of a reduced one).
+    NullWindow,
+    /// The PV node's re-search of a move that beat alpha, full window.
+    PvResearch,
+}
+
+impl ChildType {
+    /// Whether the child is an expected cut node, as in Stockfish: PV
+    /// children are not; a reduced search expects to fail low, so its child
+    /// cuts; otherwise a null-window child has the opposite type of its
+    /// parent, the first move of a non-PV node included (an expected cut
+    /// node's first move is an expected all node, and the reverse).
+    pub(crate) fn is_cut(self, pv_node: bool, cut_node: bool) -> bool {
+        match self {
+            ChildType::First if pv_node => false,
+            ChildType::PvResearch => false,
+            ChildType::Reduced => true,
+            ChildType::First | ChildType::NullWindow => !cut_node,
+        }
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +111,29 @@ mod tests {
     fn play(pos: &Position, uci: &str) -> (Position, Move) {
         let m = *legal_moves(pos).iter().find(|&&m| pos.move_to_uci(m, false) == uci).expect(uci);
         (pos.make_move(m), m)
+    }
+
+    /// Stockfish's node types: the first move of an expected cut node is
+    /// an expected all node and the reverse; PV children are neither.
+    #[test]
+    fn children_get_the_node_type_of_their_search() {
+        use ChildType::*;
+        // (kind, pv_node, cut_node) -> child is a cut node
+        let table = [
+            (First, true, false, false),
+            (First, false, true, false),
+            (First, false, false, true),
+            (Reduced, true, false, true),
+            (Reduced, false, false, true),
+            (Reduced, false, true, true),
+            (NullWindow, true, false, true),
+            (NullWindow, false, true, false),
+            (NullWindow, false, false, true),
+            (PvResearch, true, false, false),
+        ];
+        for (kind, pv, cut, expected) in table {
+            assert_eq!(kind.is_cut(pv, cut), expected, "{kind:?} pv {pv} cut {cut}");
+        }
     }
 
     /// A double extension counts on the path of the child that got it, not
