@@ -40,6 +40,16 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     lmr
 }
 
+/// Whether a stopped iteration's best move (`partial`, null when no move
+/// beat the window) replaces the last complete iteration's `best`. The
+/// partial iteration searched `best` first, so a different move only got
+/// there by scoring above it: the old move is refuted, even when the new
+/// one scores below what the old one scored an iteration earlier (a fail-low
+/// is exactly when the clock runs out mid-iteration). Depth 1 always completes.
+fn partial_best_counts(depth: i32, partial: Move, best: Move) -> bool {
+    depth > 1 && !partial.is_null() && partial != best
+}
+
 /// A minimal table workers hold between searches, so they keep no real table alive.
 fn idle_table() -> Arc<TranspositionTable> {
     static IDLE: std::sync::OnceLock<Arc<TranspositionTable>> = std::sync::OnceLock::new();
@@ -339,13 +349,9 @@ impl Worker {
                     self.aspiration(&root, depth, guess)
                 };
                 if self.stopped {
-                    // Keep a better move found by a partial iteration's completed root moves.
-                    if lines.is_empty()
-                        && depth > 1
-                        && !self.root_best.is_null()
-                        && self.root_best != result.best
-                        && self.root_best_score > result.score
-                    {
+                    // A partial iteration's best move beat every move it searched,
+                    // the last iteration's best among them (searched first): keep it.
+                    if lines.is_empty() && partial_best_counts(depth, self.root_best, result.best) {
                         result.best = self.root_best;
                         result.score = self.root_best_score;
                         result.pv = pv_for(self.root_best, &self.pv[0][..self.pv_len[0]]);
@@ -519,3 +525,19 @@ impl Worker {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stopped mid-iteration after the last best move failed low and another
+    /// move beat it, the other move is played, whatever either scored an
+    /// iteration earlier; with no move above the window the last best stays.
+    #[test]
+    fn a_stopped_iteration_plays_the_move_that_refuted_the_last_best() {
+        let (old, new) = (Move::from_raw(0x0141), Move::from_raw(0x0282));
+        assert!(partial_best_counts(7, new, old));
+        assert!(!partial_best_counts(7, Move::NULL, old), "nothing beat the window yet");
+        assert!(!partial_best_counts(7, old, old));
+        assert!(!partial_best_counts(1, new, old), "depth 1 always completes");
+    }
+}
