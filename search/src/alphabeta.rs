@@ -8,7 +8,7 @@ use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
 use crate::movepick::{is_noisy, is_noisy_ccr, kind_index, piece_to, piece_to_ccr, MovePicker, PickContext};
 use crate::params::*;
-use crate::prune::Singular;
+use crate::prune::{iir_applies, Singular};
 use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
 use crate::tb::wdl_score;
@@ -294,7 +294,7 @@ impl Worker {
         }
 
         // Step 9. Internal iterative reduction: without a hash move this node is likely ordered badly.
-        if tt_move.is_null() && depth >= iir_depth() && (pv_node || cut_node) {
+        if iir_applies(tt_move, singular_node, depth, pv_node || cut_node) {
             depth -= 1;
         }
 

@@ -21,6 +21,14 @@ pub(crate) enum Singular {
     MultiCut(i32),
 }
 
+/// Internal iterative reduction: a node expected to matter (PV or cut)
+/// without a table move is likely ordered badly, so it searches a ply
+/// shallower. Not the singular test's search, which never has a table move
+/// (it does not read the table): its depth is the test's own.
+pub(crate) fn iir_applies(tt_move: Move, singular_node: bool, depth: i32, expected_to_matter: bool) -> bool {
+    tt_move.is_null() && !singular_node && depth >= iir_depth() && expected_to_matter
+}
+
 impl Worker {
     /// ProbCut: searches captures whose exchange may beat `beta + margin`,
     /// first in quiescence, then at reduced depth; returns the score that
@@ -107,3 +115,17 @@ impl Worker {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_internal_reduction_in_the_singular_test() {
+        let d = iir_depth();
+        assert!(iir_applies(Move::NULL, false, d, true));
+        assert!(!iir_applies(Move::NULL, true, d, true), "the singular test keeps its depth");
+        assert!(!iir_applies(Move::NULL, false, d - 1, true));
+        assert!(!iir_applies(Move::NULL, false, d, false));
+        assert!(!iir_applies(Move::from_raw(0x1234), false, d, true));
+    }
+}
