@@ -284,7 +284,8 @@ impl Worker {
                     e.depth >= depth - probcut_tt_depth_slack() && score_from_tt(e.score, ply) < pc_beta
                 })
             {
-                if let Some(score) = self.probcut(pos, &view, depth, beta, raw_eval, tt_move, ply, cut_node) {
+                let evals = (static_eval, raw_eval);
+                if let Some(score) = self.probcut(pos, &view, depth, beta, evals, tt_move, ply, cut_node) {
                     return score;
                 }
                 if self.stopped {

@@ -30,9 +30,10 @@ pub(crate) fn iir_applies(tt_move: Move, singular_node: bool, depth: i32, expect
 }
 
 impl Worker {
-    /// ProbCut: searches captures whose exchange may beat `beta + margin`,
-    /// first in quiescence, then at reduced depth; returns the score that
-    /// proves the node a cut.
+    /// ProbCut: searches captures whose exchange may beat `beta + margin`
+    /// (judged from the corrected static evaluation; the raw one is what
+    /// the table keeps), first in quiescence, then at reduced depth;
+    /// returns the score that proves the node a cut.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn probcut(
         &mut self,
@@ -40,7 +41,7 @@ impl Worker {
         view: &NodeView,
         depth: i32,
         beta: i32,
-        static_eval: i32,
+        (static_eval, raw_eval): (i32, i32),
         tt_move: Move,
         ply: usize,
         cut_node: bool,
@@ -68,7 +69,7 @@ impl Worker {
             }
             if score >= pc_beta {
                 let d = depth - probcut_reduction() + 1;
-                self.tt.store(pos.key(), m, score_to_tt(score, ply), static_eval, d, Bound::Lower, false);
+                self.tt.store(pos.key(), m, score_to_tt(score, ply), raw_eval, d, Bound::Lower, false);
                 result = Some(score);
                 break;
             }
