@@ -474,4 +474,46 @@ mod tests {
         let bad: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
         assert_eq!(bad, 0);
     }
+
+    /// Mate and tablebase scores keep their distance from the node they were
+    /// found at: stored at one ply and read at the same ply they come back
+    /// unchanged, read at another (a transposition) they move by the difference.
+    #[test]
+    fn mate_and_tablebase_scores_round_trip_at_any_ply() {
+        use crate::score::{MATE, MAX_PLY, TB_WIN};
+        let tt = TranspositionTable::new(1);
+        let plies = [0usize, 1, 2, 7, 30, 64, MAX_PLY - 1];
+        for &ply in &plies {
+            let node = ply as i32;
+            // Mates and table results found at this node, n plies below it; evaluations.
+            let scores = [
+                MATE - node - 1,
+                MATE - node - 9,
+                -(MATE - node - 2),
+                TB_WIN - node - 3,
+                -(TB_WIN - node - 40),
+                TB_WIN_IN_MAX - 1,
+                -(TB_WIN_IN_MAX - 1),
+                0,
+                731,
+                -14_999,
+            ];
+            for (i, &score) in scores.iter().enumerate() {
+                let key = 0x1000 + (ply * 64 + i) as u64;
+                tt.store(key, Move::NULL, score_to_tt(score, ply), 0, 5, Bound::Exact, false);
+                let stored = tt.probe(key).unwrap().score;
+                assert_eq!(score_from_tt(stored, ply), score, "score {score} at ply {ply}");
+                for &other in &plies {
+                    let seen = score_from_tt(stored, other);
+                    let shift = other as i32 - node;
+                    let expected = match score {
+                        s if s >= TB_WIN_IN_MAX => s - shift,
+                        s if s <= -TB_WIN_IN_MAX => s + shift,
+                        s => s,
+                    };
+                    assert_eq!(seen, expected, "score {score} stored at ply {ply}, read at {other}");
+                }
+            }
+        }
+    }
 }
