@@ -107,9 +107,21 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     let mut i = 0;
     let number = |i: &mut usize, key: &str, errors: &mut Vec<String>| -> Option<i64> {
         *i += 1;
-        let v = words.get(*i).and_then(|w| parse_int(w));
-        if v.is_none() {
-            errors.push(format!("go: '{key}' needs a number"));
+        let word = words.get(*i).copied().filter(|w| !GO_KEYWORDS.contains(w));
+        let v = word.and_then(parse_int);
+        match (word, v) {
+            (None, _) => errors.push(format!("go: '{key}' needs a number")),
+            (Some(w), None) => errors.push(format!("go: '{key}' needs a number, not '{}'", clip(w))),
+            // Counts and depths below 1 mean nothing (a clock may run negative in some GUIs: 0).
+            (Some(w), Some(n)) if n < 1 && matches!(key, "depth" | "nodes" | "mate" | "movestogo") => {
+                errors.push(format!("go: '{key}' needs a positive number, not '{}'", clip(w)));
+                return None;
+            }
+            _ => {}
+        }
+        if word.is_none() {
+            // The next keyword is read as such.
+            *i -= 1;
         }
         v
     };
@@ -150,10 +162,22 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
         i += 1;
     }
     if errors.is_empty() {
-        Ok(limits)
-    } else {
-        Err(GoError(errors.join("; "), limits))
+        return Ok(limits);
     }
+    // What parsed may not end the search by itself: a GUI must still get a
+    // move, so a malformed limit never becomes an endless search.
+    let stm = pos.side_to_move();
+    let bounded = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime.is_some()
+        || limits.mate.is_some()
+        || limits.clock(stm).is_some();
+    let mut message = errors.join("; ");
+    if !bounded && !limits.infinite && !limits.ponder {
+        limits.depth = Some(1);
+        message.push_str("; searching to depth 1 to answer at once");
+    }
+    Err(GoError(message, limits))
 }
 
 /// Parses `A..B` (B > A) into a range.
@@ -211,6 +235,36 @@ mod tests {
         assert_eq!(limits.searchmoves.len(), 1);
         assert!(limits.infinite);
         assert!(parse_go("searchmoves", &pos).ok().expect("empty list is fine").searchmoves.is_empty());
+    }
+
+    /// A malformed limit is named, and what parsed still ends the search:
+    /// with nothing else bounding it, a depth-1 search answers at once.
+    #[test]
+    fn a_malformed_go_never_searches_for_ever() {
+        let pos = Position::startpos();
+        for (go, named) in [
+            ("depth abc", "'depth' needs a number, not 'abc'"),
+            ("wtime x", "'wtime' needs a number, not 'x'"),
+            ("nodes -5", "'nodes' needs a positive number, not '-5'"),
+            ("depth 0", "'depth' needs a positive number, not '0'"),
+            ("mate", "'mate' needs a number"),
+            ("banana", "unknown parameter 'banana'"),
+        ] {
+            let Err(GoError(msg, limits)) = parse_go(go, &pos) else { panic!("{go}: no error") };
+            assert!(msg.contains(named) && msg.ends_with("searching to depth 1 to answer at once"), "{go}: {msg}");
+            assert_eq!(limits.depth, Some(1), "{go}");
+        }
+        // What parsed is kept: the clock after a bad word, the keyword after a missing number.
+        let Err(GoError(msg, limits)) = parse_go("wtime x btime 5000 winc 10", &pos) else { panic!() };
+        assert!(!msg.contains("depth 1"), "{msg}");
+        assert_eq!((limits.time[1], limits.depth), (Some(5000), None));
+        let Err(GoError(_, limits)) = parse_go("depth movetime 300", &pos) else { panic!() };
+        assert_eq!((limits.movetime, limits.depth), (Some(300), None));
+        // Asked for an endless search: it stays one (`stop` ends it).
+        let Err(GoError(_, limits)) = parse_go("infinite depth x", &pos) else { panic!() };
+        assert!(limits.infinite && limits.depth.is_none());
+        // A clock a GUI let run below zero is an empty clock, not an error.
+        assert_eq!(parse_go("wtime -20 btime 100", &pos).ok().expect("a clock").time[0], Some(0));
     }
 
     /// `--shards A..B`: a non-empty range of shard numbers, anything else a message naming the text.

@@ -326,7 +326,7 @@ impl Uci {
         let clamped = v.clamp(min, max);
         if clamped != v {
             let shown = crate::parse::clip(text);
-            self.error(&format!("option '{name}' value {shown} out of range, using {clamped}"));
+            self.error(&format!("option '{name}' value {shown} out of range {min}..{max}, using {clamped}"));
         }
         Some(clamped)
     }
@@ -391,7 +391,10 @@ impl Uci {
                 _ => self.error(&format!("option '{name}' needs value true or false")),
             },
             EngineOption::Spin { name, min, max, .. } => {
-                let Some(clamped) = self.spin_value(name, value.unwrap_or(""), *min, *max) else { return };
+                // The table never takes more than half the machine's memory: the
+                // reply names the size that is used.
+                let max = if *name == "Hash" { (*max).min(tetrad_search::tt::max_table_mb() as i64) } else { *max };
+                let Some(clamped) = self.spin_value(name, value.unwrap_or(""), *min, max) else { return };
                 match *name {
                     "Hash" => self.engine.set_hash(clamped as usize),
                     "Threads" => self.engine.set_threads(clamped as usize),

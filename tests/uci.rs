@@ -23,6 +23,37 @@ fn handshake_and_search() {
     e.quit();
 }
 
+/// A `go` whose limits are all malformed answers a move at once (a GUI
+/// waits for `bestmove`; an endless search would hang its game).
+#[test]
+fn a_malformed_go_answers_at_once() {
+    let mut e = Engine::start();
+    for go in ["go depth abc", "go wtime x", "go nodes -5", "go movetime", "go banana"] {
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until("bestmove");
+        let error = lines.iter().find(|l| l.starts_with("info string error")).expect(go);
+        assert!(error.contains("searching to depth 1"), "{go}: {error}");
+        assert!(lines.iter().all(|l| !l.starts_with("info depth 2")), "{go}: {lines:?}");
+    }
+    e.quit();
+}
+
+/// Hash beyond half the machine's memory: the reply names the size used.
+#[test]
+fn an_oversized_hash_names_the_size_used() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 100000000");
+    // Back to a small table before it is made (at isready), so the test allocates little.
+    e.send("setoption name Hash value 16");
+    e.send("isready");
+    let lines = e.until("readyok");
+    let error = lines.iter().find(|l| l.starts_with("info string error")).expect("a reply");
+    let used: u64 = error.rsplit("using ").next().and_then(|n| n.trim().parse().ok()).expect(error);
+    assert!(used <= tetrad_search::tt::max_table_mb() as u64 && used <= 65_536, "{error}");
+    e.quit();
+}
+
 #[test]
 fn bad_input_is_reported_and_state_kept() {
     let mut e = Engine::start();
