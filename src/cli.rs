@@ -27,6 +27,12 @@ pub fn uci_lines(argv: &[String]) -> Option<&[String]> {
         return None;
     }
     let lines = &argv[1..];
+    // One unknown word is a mistyped subcommand more likely than a UCI
+    // line: clap's error names the nearest one ("did you mean").
+    let first_word = first.split_whitespace().next().unwrap_or("");
+    if !first.contains(char::is_whitespace) && !crate::uci::COMMANDS.contains(&first_word) {
+        return None;
+    }
     for line in lines {
         let word = line.split_whitespace().next().unwrap_or("");
         if !word.is_empty() && !crate::uci::COMMANDS.contains(&word) {
@@ -53,15 +59,16 @@ pub enum Command {
     /// Search a fixed set of positions to a fixed depth; last line `N nodes M nps`.
     Bench {
         /// Search depth (default 12).
+        #[arg(value_parser = crate::parse::count::<i32>, allow_negative_numbers = true)]
         depth: Option<i32>,
         /// Search through the lazy-SMP pool with this many threads (prints
         /// time to depth; node counts then vary from run to run); a list such
         /// as `1,2,4,8,16` runs each and ends with a scaling table. Without
         /// it, one thread searches directly: the node-count signature.
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long, value_delimiter = ',', value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
         threads: Option<Vec<usize>>,
         /// Hash table size in MiB (default 16).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
         hash: Option<usize>,
         /// The evaluation searched with.
         #[command(flatten)]
@@ -110,13 +117,13 @@ pub struct PerftArgs {
     #[arg(long)]
     pub divide: bool,
     /// Threads for splitting the root moves (1 = sequential).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub threads: usize,
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n …`) instead of one position.
     #[arg(long)]
     pub suite: Option<String>,
     /// With --suite: skip depth entries whose expected count exceeds this.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse::count::<u64>, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
     /// Move generator (bitboard: the faster one).
     #[arg(long, value_enum, default_value_t = GenChoice::Bitboard)]
@@ -168,37 +175,37 @@ pub struct DatagenArgs {
     #[arg(long, value_enum, default_value_t = DataFormat::Bin)]
     pub format: DataFormat,
     /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub games: usize,
     /// Nodes searched per move.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 5000, value_parser = crate::parse::count::<u64>, allow_negative_numbers = true)]
     pub nodes: u64,
     /// Seed: the output depends only on the arguments.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Opening book (EPD/FEN lines); default: the start position.
     #[arg(long)]
     pub book: Option<String>,
     /// Random legal plies played after the book position.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
     pub random_plies: usize,
     /// Percentage of games that start from a random walk of 8 or 9 plies out
     /// of the start position (kept when a search finds it balanced) instead of the book.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100), allow_negative_numbers = true)]
     pub walks: u8,
     /// Make only shards A to B − 1 of the run (`A..B`), so several machines
     /// can share one run by taking disjoint ranges.
     #[arg(long, value_parser = crate::parse::parse_range)]
     pub shards: Option<std::ops::Range<usize>>,
     /// Games per shard (`--format bin`).
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, default_value_t = 250, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub shard_games: usize,
     /// Go on with an interrupted run in `--out`: make only the missing shards
     /// (the other arguments must match the run's `datagen.txt`; `--games` may grow).
     #[arg(long)]
     pub resume: bool,
     /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse::threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// The players' evaluation (`--net`: a candidate network can make the
     /// next generation's data before it is built in; the run's `datagen.txt`

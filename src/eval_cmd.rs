@@ -12,9 +12,10 @@ pub struct EvalArgs {
     /// Print the compiled-in weight table as Rust source instead.
     #[arg(long)]
     pub print_weights: bool,
-    /// A network file to use instead of the built-in one.
-    #[arg(long)]
-    pub net: Option<std::path::PathBuf>,
+    /// Which evaluation to print (default: both), and a network file
+    /// instead of the built-in one.
+    #[command(flatten)]
+    pub eval: crate::eval_choice::EvalSelection,
     /// Instead of one position: compare the scales of both evaluations over
     /// an EPD/FEN file and print the search percentage that would match them.
     #[arg(long, value_name = "EPD")]
@@ -71,16 +72,15 @@ pub fn run(args: &EvalArgs) -> i32 {
         out!("{}", tetrad_eval::hce::weights::PARAMS.to_rust_source());
         return 0;
     }
-    let net = match &args.net {
-        Some(path) => match tetrad_eval::nnue::Network::load(path) {
-            Ok(n) => std::sync::Arc::new(n),
-            Err(e) => {
-                errln!("error: {e}");
-                return 2;
-            }
-        },
-        None => std::sync::Arc::clone(tetrad_eval::nnue::default_network()),
+    let cfg = match args.eval.config() {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
     };
+    let net = std::sync::Arc::clone(&cfg.net);
+    let only = args.eval.eval.map(|_| cfg.kind);
     if let Some(path) = &args.compare {
         return compare(path, &net);
     }
@@ -93,12 +93,22 @@ pub fn run(args: &EvalArgs) -> i32 {
     };
     outln!("{}", pos.to_fen());
     outln!();
+    if only == Some(tetrad_eval::EvalKind::Nnue) {
+        let nnue = tetrad_eval::evaluate_nnue_uncached(&pos, &net);
+        outln!("network: {nnue} cp   (side to move's view)");
+        return 0;
+    }
     let traced = tetrad_eval::trace(&pos);
     outln!("{traced}");
     let hce = traced.score;
     let fast = tetrad_eval::Evaluator::hce().evaluate(&pos);
     if fast != hce {
         errln!("warning: cached evaluation {fast} differs from the trace");
+    }
+    if only == Some(tetrad_eval::EvalKind::Hce) {
+        outln!();
+        outln!("hand-written: {hce} cp   (side to move's view)");
+        return 0;
     }
     let nnue = tetrad_eval::evaluate_nnue_uncached(&pos, &net);
     outln!();

@@ -67,6 +67,13 @@ fn run() -> i32 {
         cli::Command::WdlFit(a) => wdl_cmd::run(&a),
         cli::Command::Rescore(a) => rescore_cmd::run(&a),
         cli::Command::TuneParams => {
+            // The list goes to stdout either way (it is an SPSA run's input).
+            if !cfg!(feature = "tune") {
+                errln!(
+                    "note: in this build the tunables are constants, not UCI options; an SPSA run needs \
+                     the tune build (make FEATURES=tune, or cargo build --release --features tune)"
+                );
+            }
             for t in tetrad_search::params::TUNABLES {
                 outln!("{}", t.spsa_line(tetrad_search::params::value(t.name).unwrap_or(t.default)));
             }

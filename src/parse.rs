@@ -180,6 +180,45 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, GoError> {
     Err(GoError(message, limits))
 }
 
+/// A count of at least one (games, nodes, threads, MiB, a depth), for clap:
+/// zero and negative numbers are refused by name, not read as flags.
+pub fn count<T: TryFrom<i64>>(s: &str) -> Result<T, String> {
+    let v: i64 = s.trim().parse().map_err(|_| format!("'{}' is not a whole number", clip(s)))?;
+    if v < 1 {
+        return Err(format!("needs at least 1, not {v}"));
+    }
+    T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// A thread count where 0 means every core.
+pub fn threads(s: &str) -> Result<usize, String> {
+    if s.trim() == "0" {
+        Ok(0)
+    } else {
+        count(s)
+    }
+}
+
+/// A number above zero (a learning rate).
+pub fn positive(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{}' is not a number", clip(s)))?;
+    if v > 0.0 && v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("needs a number above 0, not {v}"))
+    }
+}
+
+/// A fraction from 0 to 1 (a share, a weight).
+pub fn fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{}' is not a number", clip(s)))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("needs a number from 0 to 1, not {v}"))
+    }
+}
+
 /// Parses `A..B` (B > A) into a range.
 pub fn parse_range(s: &str) -> Result<std::ops::Range<usize>, String> {
     let (a, b) = s.split_once("..").ok_or_else(|| format!("expected A..B, got '{s}'"))?;

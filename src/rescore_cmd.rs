@@ -35,7 +35,7 @@ pub struct RescoreArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Nodes of each position's search.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = crate::parse::count::<u64>, allow_negative_numbers = true)]
     pub nodes: u64,
     /// Only shards A to B − 1 (`A..B`; each must exist in `--data`); default: every shard there.
     #[arg(long, value_parser = crate::parse::parse_range)]
@@ -44,7 +44,7 @@ pub struct RescoreArgs {
     #[arg(long)]
     pub resume: bool,
     /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse::threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// The evaluation of the searches.
     #[command(flatten)]

@@ -24,27 +24,27 @@ pub struct TrainArgs {
     pub out: PathBuf,
     /// Passes over the training positions; 0 trains nothing and prints the
     /// `--init` network's loss over every position read (held out or not).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     pub epochs: usize,
     /// Positions per batch.
-    #[arg(long, default_value_t = 16_384)]
+    #[arg(long, default_value_t = 16_384, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub batch: usize,
     /// Initial learning rate (Adam).
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.001, value_parser = |s: &str| crate::parse::positive(s).map(|v| v as f32), allow_negative_numbers = true)]
     pub lr: f32,
     /// Final learning rate as a fraction of the initial one (cosine schedule).
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, value_parser = |s: &str| crate::parse::fraction(s).map(|v| v as f32), allow_negative_numbers = true)]
     pub final_lr: f32,
     /// Share of the run (0 to 1) over which the learning rate rises from
     /// zero to the cosine's value, so that a fine-tune's fresh optimiser
     /// fills its moments before it moves the weights much.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = |s: &str| crate::parse::fraction(s).map(|v| v as f32), allow_negative_numbers = true)]
     pub warmup: f32,
     /// Weight of the game result in the target; the rest is the search score.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, value_parser = |s: &str| crate::parse::fraction(s).map(|v| v as f32), allow_negative_numbers = true)]
     pub wdl: f32,
     /// Seed of initialisation and shuffling.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Do not mirror positions left to right at random (the mirror doubles the data).
     #[arg(long)]
@@ -56,7 +56,7 @@ pub struct TrainArgs {
     /// First-layer width (a multiple of 128; default: the `--init` network's,
     /// or 256). Wider than the `--init` network grows it: its neurons are
     /// kept, the new ones start with zero output weights.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub hidden: Option<usize>,
     /// King buckets: `none`, `4` (mirrored: a1-b1, c1-d1, rank 2, the rest),
     /// `sides` (a-d, e-h, not mirrored), 64 digits (a1..h8, not mirrored),
@@ -74,13 +74,13 @@ pub struct TrainArgs {
     pub factorise: bool,
     /// Centipawns per output unit of a network trained from scratch (the
     /// target is sigmoid(score / scale)); with `--init`, the network's own.
-    #[arg(long, default_value_t = tetrad_eval::nnue::file::DEFAULT_SCALE)]
+    #[arg(long, default_value_t = tetrad_eval::nnue::file::DEFAULT_SCALE, value_parser = crate::parse::count::<i32>, allow_negative_numbers = true)]
     pub scale: i32,
     /// Percentage of the network's centipawns the search sees, written into
     /// the file. Default with `--init`: the one under which the new network
     /// reaches the search at the scale the `--init` network did (median
     /// |score| over the validation positions, after every epoch); else 73.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse::count::<i32>, allow_negative_numbers = true)]
     pub search_pct: Option<i32>,
     /// Text stored in the network file's header (64 bytes at most).
     #[arg(long)]
@@ -89,7 +89,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub resume: bool,
     /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse::threads, allow_negative_numbers = true)]
     pub threads: usize,
 }
 
@@ -166,6 +166,12 @@ pub fn run(args: &TrainArgs) -> i32 {
         t0.elapsed().as_secs_f64(),
         rayon::current_num_threads()
     );
+    if cfg.epochs > 0 {
+        if let Err(e) = check_run(args, &ckpt_path, data.train.len() + data.valid.len()) {
+            errln!("error: {e}");
+            return 2;
+        }
+    }
     if cfg.epochs == 0 {
         // Nothing to train: measure the network on every position read, so
         // that networks trained on other shards compare on the same ones.
@@ -226,6 +232,72 @@ pub fn run(args: &TrainArgs) -> i32 {
     0
 }
 
+/// What a checkpoint's weights and optimiser state depend on, one argument
+/// a line: a resumed run must give the same (threads, `--description` and
+/// `--out` may change; the data is known by its directories' count, the
+/// shard range and the positions read).
+fn run_manifest(args: &TrainArgs, positions: usize) -> String {
+    let shards = args.shards.as_ref().map_or("all".to_string(), |r| format!("{}..{}", r.start, r.end));
+    format!(
+        "tetrad train v1\ndata-dirs {}\nshards {shards}\npositions {positions}\nepochs {}\nbatch {}\nlr {}\n\
+         final-lr {}\nwarmup {}\nwdl {}\nseed {}\nmirror {}\n",
+        args.data.len(),
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.final_lr,
+        args.warmup,
+        args.wdl,
+        args.seed,
+        !args.no_mirror,
+    )
+}
+
+/// Writes the run's manifest beside its checkpoint (`OUT.run`) when it
+/// starts; on `--resume`, refuses other arguments or data than the run's,
+/// naming each difference (as `datagen --resume` does).
+fn check_run(args: &TrainArgs, ckpt_path: &std::path::Path, positions: usize) -> Result<(), String> {
+    let path = ckpt_path.with_extension("run");
+    let want = run_manifest(args, positions);
+    if args.resume {
+        match std::fs::read_to_string(&path) {
+            Ok(have) => {
+                let differences = manifest_differences(&have, &want);
+                if !differences.is_empty() {
+                    return Err(format!(
+                        "--resume needs the run's own data and arguments ({}): {}",
+                        path.display(),
+                        differences.join("; ")
+                    ));
+                }
+                return Ok(());
+            }
+            Err(_) => errln!("warning: {} is missing; resuming without checking the arguments", path.display()),
+        }
+    }
+    std::fs::write(&path, want).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The lines of two manifests that differ, as `KEY: the run had A, now B`.
+fn manifest_differences(have: &str, want: &str) -> Vec<String> {
+    let pairs = |t: &str| -> Vec<(String, String)> {
+        t.lines().map(|l| l.split_once(' ').map_or((l.to_string(), String::new()), |(k, v)| (k.into(), v.into()))).collect()
+    };
+    let (have, want) = (pairs(have), pairs(want));
+    let value = |list: &[(String, String)], key: &str| list.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let mut keys: Vec<&String> = have.iter().map(|(k, _)| k).collect();
+    keys.extend(want.iter().map(|(k, _)| k).filter(|k| !have.iter().any(|(h, _)| h == *k)));
+    keys.into_iter()
+        .filter_map(|k| {
+            let (a, b) = (value(&have, k), value(&want, k));
+            (a != b).then(|| {
+                let show = |v: Option<String>| v.unwrap_or_else(|| "nothing".into());
+                format!("{k}: the run had {}, now {}", show(a), show(b))
+            })
+        })
+        .collect()
+}
+
 /// The weights a run starts from: `--init`'s network (grown to `--hidden`
 /// and `--king-buckets` where they ask for more), or seeded random ones.
 fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
@@ -275,4 +347,24 @@ fn start_model(args: &TrainArgs) -> Result<(Model, Option<Network>), String> {
         model.search_pct = pct;
     }
     Ok((model, init))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resumed_run_names_each_difference() {
+        let have = "tetrad train v1\nepochs 20\nlr 0.001\nseed 1\n";
+        assert!(manifest_differences(have, have).is_empty());
+        let want = "tetrad train v1\nepochs 30\nlr 0.001\nseed 2\nwarmup 0.1\n";
+        assert_eq!(
+            manifest_differences(have, want),
+            [
+                "epochs: the run had 20, now 30",
+                "seed: the run had 1, now 2",
+                "warmup: the run had nothing, now 0.1"
+            ]
+        );
+    }
 }

@@ -13,26 +13,26 @@ pub struct TuneArgs {
     #[arg(long)]
     pub data: String,
     /// Full-batch Adam steps.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub epochs: usize,
     /// Seed of the train/validation split.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Adam step size in centipawns.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::parse::positive, allow_negative_numbers = true)]
     pub lr: f64,
     /// Where to write the tuned weights (Rust source for eval/src/weights.rs).
     #[arg(long, default_value = "tuned_weights.rs")]
     pub out: String,
     /// Weight of the game result in the target, the rest going to the
     /// recorded search score `ce` (1 = results only).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::parse::fraction, allow_negative_numbers = true)]
     pub lambda: f64,
     /// L2 pull towards the starting weights, per cp² (0 = none).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub reg: f64,
     /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse::threads, allow_negative_numbers = true)]
     pub threads: usize,
 }
 

@@ -17,7 +17,7 @@ pub struct WdlFitArgs {
     #[arg(long, value_parser = crate::parse::parse_range)]
     pub shards: Option<std::ops::Range<usize>>,
     /// Optimiser steps.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = crate::parse::count::<usize>, allow_negative_numbers = true)]
     pub steps: usize,
     /// The evaluation whose search scale the model is fitted in.
     #[command(flatten)]

@@ -70,10 +70,30 @@ fn genfens_from_a_book_and_in_chess960() {
 
 #[test]
 fn bad_arguments_are_errors() {
-    // Not a subcommand and not a UCI command: clap's usage error.
-    let out = tetrad(&["frobnicate"]);
+    // One unknown word: clap's usage error, with the nearest subcommand.
+    let out = tetrad(&["bnech"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unrecognized subcommand 'bnech'") && err.contains("'bench'"), "{err}");
+    // Among UCI lines, a word that is neither: named.
+    let out = tetrad(&["isready", "frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("'frobnicate' is neither a subcommand nor a UCI command"));
+    // Zero, negative and absurd counts are bad values, named as such (not flags).
+    for (args, says) in [
+        (&["bench", "0"][..], "needs at least 1, not 0"),
+        (&["bench", "--threads", "0"], "needs at least 1, not 0"),
+        (&["bench", "--hash", "-4"], "needs at least 1, not -4"),
+        (&["datagen", "--out", "x", "--games", "0"], "needs at least 1, not 0"),
+        (&["train", "--data", "x", "--out", "y", "--lr", "-1"], "needs a number above 0, not -1"),
+        (&["train", "--data", "x", "--out", "y", "--wdl", "1.5"], "needs a number from 0 to 1, not 1.5"),
+        (&["perft", "3", "--threads", "0"], "needs at least 1, not 0"),
+    ] {
+        let out = tetrad(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("invalid value") && err.contains(says), "{args:?}: {err}");
+    }
     // Checked before anything runs.
     let out = tetrad(&["genfens 2 seed 1 book None", "frob"]);
     assert_eq!(out.status.code(), Some(2));
@@ -110,4 +130,15 @@ fn uci_lines_run_in_order_and_go_waits_for_its_search() {
     // Subcommands keep their meaning.
     let out = tetrad(&["perft", "3"]);
     assert!(out.status.success() && stdout(&out).contains("8902"), "{}", stdout(&out));
+}
+
+/// `tune-params` prints the list either way; a build where the tunables are
+/// constants says so on stderr.
+#[test]
+fn tune_params_says_when_the_build_cannot_take_them() {
+    let out = tetrad(&["tune-params"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).lines().all(|l| l.split(',').count() == 7));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.contains("not UCI options"), !cfg!(feature = "tune"), "{err}");
 }
