@@ -1,4 +1,4 @@
-//! Perft is the truth: every generator must match ../shared/data/perft.epd exactly.
+//! Perft is the truth: every generator must match tests/data/perft.epd exactly.
 
 mod common;
 
@@ -11,7 +11,7 @@ const NODE_BUDGET: u64 = 5_000_000;
 
 #[test]
 fn perft_suite_ccr_generator() {
-    let Some(path) = common::shared_data("perft.epd") else { return };
+    let path = common::test_data("perft.epd");
     let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(cases.len(), 168);
     let mut checked = 0u64;
@@ -27,7 +27,7 @@ fn perft_suite_ccr_generator() {
 
 #[test]
 fn perft_of_mirror_equals_perft() {
-    let Some(path) = common::shared_data("perft.epd") else { return };
+    let path = common::test_data("perft.epd");
     let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
     for case in &cases {
         let pos = Position::from_fen(&case.fen).unwrap();
@@ -40,10 +40,10 @@ fn perft_of_mirror_equals_perft() {
 
 /// Every Chess960 position with both generators: the bitboard generator on
 /// entries up to 1e6 nodes (3,771 of 5,760 entries), the CCR generator up to
-/// 1e5 (2,887). `tetrad perft --suite ../shared/data/perft960.epd` checks all.
+/// 1e5 (2,887). `tetrad perft --suite tests/data/perft960.epd` checks all.
 #[test]
 fn perft960_suite_both_generators() {
-    let Some(path) = common::shared_data("perft960.epd") else { return };
+    let path = common::test_data("perft960.epd");
     let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(cases.len(), 960);
     fn check<G: Generator + Sync>(gen: &G, cases: &[tetrad_simd::perft::PerftCase], budget: u64) -> usize {

@@ -10,7 +10,8 @@ use tetrad_simd::{legal_moves, Move, MoveKind, Position};
 #[test]
 fn fen_round_trips() {
     let mut fens: Vec<String> = random_positions(7, 200, 150).iter().map(|p| p.to_fen()).collect();
-    if let Some(path) = common::shared_data("perft.epd") {
+    {
+        let path = common::test_data("perft.epd");
         let cases = parse_suite(&std::fs::read_to_string(path).unwrap()).unwrap();
         fens.extend(cases.into_iter().map(|c| Position::from_fen(&c.fen).unwrap().to_fen()));
     }

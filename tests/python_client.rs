@@ -24,7 +24,7 @@ fn python_chess_self_play_has_no_forfeits() {
 
 #[test]
 fn chess960_self_play_has_no_forfeits() {
-    let Some(book) = common::shared_data("perft960.epd") else { return };
+    let book = common::test_data("perft960.epd");
     if has_python_chess() {
         self_play(&["--openings", book.to_str().unwrap(), "--variant", "chess960", "--order", "random", "--seed", "7"]);
     }

@@ -1,4 +1,4 @@
-//! Syzygy tablebases with the real 3- and 4-piece tables of ../shared/data/syzygy:
+//! Syzygy tablebases with the real 3- and 4-piece tables of tests/data/syzygy:
 //! won endings are converted to mate within the fifty-move rule, drawn ones
 //! score 0, and missing paths or tables are reported while play goes on.
 
@@ -11,9 +11,9 @@ use tetrad_search::{Engine, Limits, MATE_IN_MAX};
 use tetrad_simd::{in_check, legal_moves, Position};
 
 fn tables() -> Option<Arc<Tablebases>> {
-    let dir = common::shared_data("syzygy")?;
+    let dir = common::test_data("syzygy");
     let (t, msgs) = Tablebases::load(dir.to_str().unwrap());
-    assert!(msgs.iter().any(|m| m.contains("70 table files, up to 4 pieces")), "{msgs:?}");
+    assert!(msgs.iter().any(|m| m.contains("18 table files, up to 4 pieces")), "{msgs:?}");
     Some(Arc::new(t.expect("tables load")))
 }
 
@@ -97,7 +97,7 @@ fn drawn_endings_score_zero() {
 
 #[test]
 fn missing_tables_are_reported_and_play_goes_on() {
-    let Some(dir) = common::shared_data("syzygy") else { return };
+    let dir = common::test_data("syzygy");
     // Only KQvK: a KQvKR position finds no table.
     let tmp = std::env::temp_dir().join(format!("tetrad-tb-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();

@@ -114,7 +114,7 @@ fn eval_options_switch_and_refuse_bad_networks() {
 
 #[test]
 fn syzygy_options_and_scores() {
-    let Some(dir) = common::shared_data("syzygy") else { return };
+    let dir = common::test_data("syzygy");
     let mut e = Engine::start();
     e.send("uci");
     let decl = e.until("uciok");

@@ -18,16 +18,12 @@ pub fn skip(reason: &str) {
     eprintln!("skipping: {reason}");
 }
 
-/// Path of a file in `../shared/data/` beside the repository, if present.
-/// Under CI (`CI` set to anything but `false`/`0`) a missing file fails the
-/// test instead of skipping it: CI must not pass by checking nothing.
-pub fn shared_data(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name);
-    if p.exists() {
-        return Some(p);
-    }
-    skip(&format!("../shared/data/{name} is missing"));
-    None
+/// Path of a file or folder in `tests/data/` (in the repository: a clone
+/// runs every test with nothing beside it).
+pub fn test_data(name: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    assert!(p.exists(), "{} is missing from the repository", p.display());
+    p
 }
 
 /// A small deterministic PRNG (xorshift64*).
