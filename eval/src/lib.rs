@@ -16,6 +16,7 @@
 pub mod hce;
 pub mod learn;
 pub mod nnue;
+pub mod wdl;
 
 pub use hce::attack_planes::AttackPlanes;
 pub use hce::params::{Params, Term};

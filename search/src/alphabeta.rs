@@ -1,8 +1,9 @@
-//! Principal variation search and quiescence on copied CCR positions.
+//! Principal variation search on copied CCR positions (quiescence is in
+//! `qsearch.rs`, the pruning searches in `prune.rs`).
 //!
 //! Each child is a fresh copy made by `Position::make_move`; nothing is
-//! undone on the way back. Bitboards are made from the CCR at nodes that
-//! need them (SEE for move ordering and pruning; the evaluator makes its own).
+//! undone on the way back. Each node makes its bitboards from the CCR once
+//! (`NodeView`): move generation, SEE and the evaluation read that one view.
 
 use crate::correction::CorrKeys;
 use crate::history::{PrevMoves, QuietKeys};
@@ -11,9 +12,9 @@ use crate::params::*;
 use crate::prune::{iir_applies, Singular};
 use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
+use crate::stack::{ChildMove, ChildType};
 use crate::tb::wdl_score;
 use crate::tt::{score_from_tt, score_to_tt, Bound, EVAL_NONE};
-use crate::stack::{ChildMove, ChildType};
 use crate::worker::Worker;
 use tetrad_simd::{CheckInfo, Move, NodeView, PieceType, Position};
 
@@ -185,7 +186,7 @@ impl Worker {
         };
         let static_eval = match &corr_keys {
             None => -INFINITY,
-            Some(keys) => (raw_eval + self.corr.get(us, keys)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1),
+            Some(keys) => self.corr.corrected(us, keys, raw_eval),
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -429,7 +430,8 @@ impl Worker {
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let kind = if late_move_reduced { ChildType::Reduced } else { ChildType::NullWindow };
-                score = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, kind.is_cut(pv_node, cut_node));
+                score =
+                    -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, kind.is_cut(pv_node, cut_node));
                 let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
                     // The reduced search's margin decides the re-search's depth: a

@@ -131,6 +131,14 @@ impl Correction {
             / CORR_GRAIN
     }
 
+    /// The static evaluation both searches prune with: the raw one corrected,
+    /// kept inside the evaluations (never a tablebase or mate score).
+    #[inline]
+    pub fn corrected(&self, stm: Color, k: &CorrKeys, raw_eval: i32) -> i32 {
+        use crate::score::TB_WIN_IN_MAX;
+        (raw_eval + self.get(stm, k)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+    }
+
     /// Folds `diff` (search result minus static eval, cp) in with a depth-based weight.
     pub fn update(&mut self, stm: Color, k: &CorrKeys, diff: i32, depth: i32) {
         let (s, at) = (stm.index(), Slots::of(k));

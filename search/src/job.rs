@@ -161,7 +161,7 @@ impl SearchJob {
         let nps = nodes * 1000 / ms;
         let hashfull = self.tt.hashfull();
         let wdl = if self.show_wdl {
-            wdl_text(&self.root, score, &tetrad_eval::learn::wdl::model_for(&self.eval))
+            wdl_text(&self.root, score, &tetrad_eval::wdl::model_for(&self.eval))
         } else {
             String::new()
         };

@@ -54,13 +54,13 @@ pub fn format_score(score: i32) -> String {
 
 /// The ` wdl W D L` of a root score: mates and tablebase results are
 /// certain; other scores go through `model` (the evaluation's: `wdl::model_for`).
-pub(crate) fn wdl_text(root: &tetrad_simd::Position, score: i32, model: &tetrad_eval::learn::wdl::WdlModel) -> String {
+pub(crate) fn wdl_text(root: &tetrad_simd::Position, score: i32, model: &tetrad_eval::wdl::WdlModel) -> String {
     let [w, d, l] = if score >= TB_WIN_IN_MAX {
         [1000, 0, 0]
     } else if score <= -TB_WIN_IN_MAX {
         [0, 0, 1000]
     } else {
-        let m = tetrad_eval::learn::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
+        let m = tetrad_eval::wdl::material(&tetrad_simd::ccr_to_bitboards(root.ccr()));
         model.per_mille(score, m)
     };
     format!(" wdl {w} {d} {l}")

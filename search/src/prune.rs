@@ -7,9 +7,9 @@ use crate::movepick::{MovePicker, PickContext};
 use crate::params::*;
 use crate::score::TB_WIN_IN_MAX;
 use crate::see::see_ge;
+use crate::stack::ChildMove;
 use crate::tt::score_to_tt;
 use crate::tt::{Bound, TtEntry};
-use crate::stack::ChildMove;
 use crate::worker::Worker;
 use tetrad_simd::{Move, NodeView, Position};
 

@@ -7,11 +7,10 @@ use crate::correction::CorrKeys;
 use crate::history::QuietKeys;
 use crate::movepick::{is_noisy, piece_to, MovePicker, PickContext};
 use crate::params::*;
-use crate::score::TB_WIN_IN_MAX;
 use crate::score::{INFINITY, MATE};
 use crate::see::capture_value;
-use crate::tt::{score_from_tt, score_to_tt, Bound};
 use crate::stack::ChildMove;
+use crate::tt::{score_from_tt, score_to_tt, Bound};
 use crate::worker::Worker;
 use tetrad_simd::{Move, NodeView, Position};
 
@@ -50,8 +49,7 @@ impl Worker {
             raw_eval = tt_entry
                 .and_then(|e| e.static_eval())
                 .unwrap_or_else(|| self.eval.evaluate_bitboards(pos, &view.bb, ply));
-            let corr = self.corr.get(pos.side_to_move(), &corr_keys);
-            static_eval = (raw_eval + corr).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1);
+            static_eval = self.corr.corrected(pos.side_to_move(), &corr_keys, raw_eval);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;

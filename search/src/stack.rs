@@ -102,7 +102,6 @@ impl ChildType {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,13 +2,13 @@
 //! aspiration windows. The tree search itself is in `alphabeta.rs`.
 
 use crate::history::History;
-use crate::stack::Frame;
 use crate::job::RootMoves;
 pub use crate::job::{SearchJob, SearchShared};
 use crate::limits::{Signals, TimeManager};
 use crate::output::{emit, pv_for};
 use crate::params::*;
 use crate::score::{INFINITY, MATE, MATE_IN_MAX, MAX_PLY};
+use crate::stack::Frame;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -412,8 +412,8 @@ impl Worker {
             // Node-based: the larger the share of the search spent on the best
             // move, the surer it is (the share of all root nodes so far).
             let total: u64 = self.root_nodes.values().sum();
-            let best_share = (total > 0)
-                .then(|| self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total as f64));
+            let best_share =
+                (total > 0).then(|| self.root_nodes.get(&result.best.raw()).map_or(0.0, |&n| n as f64 / total as f64));
             let signals = Signals {
                 stability,
                 best_share,
