@@ -79,17 +79,17 @@ pub enum Command {
     /// Count leaf nodes of the legal move tree (move generator test and speed).
     Perft(PerftArgs),
     /// Print the evaluation of a position term by term.
-    Eval(crate::eval_cmd::EvalArgs),
+    Eval(crate::cmd::eval::EvalArgs),
     /// Fit the evaluation weights to game results (Texel tuning).
-    Tune(crate::tune_cmd::TuneArgs),
+    Tune(crate::cmd::tune::TuneArgs),
     /// Train the evaluation network on `datagen` shards.
-    Train(crate::train_cmd::TrainArgs),
+    Train(crate::cmd::train::TrainArgs),
     /// Show what a network file holds; write a copy with another header.
-    Net(crate::net_cmd::NetArgs),
+    Net(crate::cmd::net::NetArgs),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` shards.
-    WdlFit(crate::wdl_cmd::WdlFitArgs),
+    WdlFit(crate::cmd::wdl::WdlFitArgs),
     /// Label `datagen` shards again with a deeper search (new shards beside the old).
-    Rescore(crate::rescore_cmd::RescoreArgs),
+    Rescore(crate::cmd::rescore::RescoreArgs),
     /// Print the search's tunables in OpenBench's SPSA input form, one per
     /// line: `NAME, int, value, min, max, c_end, r_end` (a build with
     /// `--features tune` takes each as a UCI spin option of that name).

@@ -2,30 +2,16 @@
 
 #[macro_use]
 mod out;
-mod bench_cmd;
 mod cli;
+mod cmd;
 mod cpu;
-mod data_file;
-mod datagen_cmd;
+mod data;
 mod eval_choice;
-mod eval_cmd;
-mod from_pgn;
 #[cfg(test)]
 mod fuzz_tests;
-mod genfens;
-mod manifest;
-mod net_cmd;
-mod openings;
 mod options;
 mod parse;
-mod perft_cmd;
-mod pgn_score;
-mod quiet;
-mod rescore_cmd;
-mod train_cmd;
-mod tune_cmd;
 mod uci;
-mod wdl_cmd;
 
 use clap::Parser;
 
@@ -49,23 +35,21 @@ fn run() -> i32 {
             uci::Uci::new().run();
             0
         }
-        cli::Command::Bench { depth, threads, hash, eval } => {
-            match eval.config() {
-                Ok(cfg) => bench_cmd::run(depth, threads, hash, &cfg),
-                Err(e) => {
-                    errln!("error: {e}");
-                    2
-                }
+        cli::Command::Bench { depth, threads, hash, eval } => match eval.config() {
+            Ok(cfg) => cmd::bench::run(depth, threads, hash, &cfg),
+            Err(e) => {
+                errln!("error: {e}");
+                2
             }
-        }
-        cli::Command::Perft(p) => perft_cmd::run(&p),
-        cli::Command::Datagen(a) => datagen_cmd::run(&a),
-        cli::Command::Eval(a) => eval_cmd::run(&a),
-        cli::Command::Tune(a) => tune_cmd::run(&a),
-        cli::Command::Train(a) => train_cmd::run(&a),
-        cli::Command::Net(a) => net_cmd::run(&a),
-        cli::Command::WdlFit(a) => wdl_cmd::run(&a),
-        cli::Command::Rescore(a) => rescore_cmd::run(&a),
+        },
+        cli::Command::Perft(p) => cmd::perft::run(&p),
+        cli::Command::Datagen(a) => cmd::datagen::run(&a),
+        cli::Command::Eval(a) => cmd::eval::run(&a),
+        cli::Command::Tune(a) => cmd::tune::run(&a),
+        cli::Command::Train(a) => cmd::train::run(&a),
+        cli::Command::Net(a) => cmd::net::run(&a),
+        cli::Command::WdlFit(a) => cmd::wdl::run(&a),
+        cli::Command::Rescore(a) => cmd::rescore::run(&a),
         cli::Command::TuneParams => {
             // The list goes to stdout either way (it is an SPSA run's input).
             if !cfg!(feature = "tune") {

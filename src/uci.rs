@@ -237,7 +237,7 @@ impl Uci {
                 }
             },
         };
-        crate::bench_cmd::run(depth, None, None, &self.engine.eval_config().clone());
+        crate::cmd::bench::run(depth, None, None, &self.engine.eval_config().clone());
     }
 
     fn stop_and_wait(&mut self) {
@@ -474,11 +474,11 @@ impl Uci {
         self.engine.set_tb_config(tb);
     }
 
-    /// `genfens N seed S book B [extra…]`: see [`crate::genfens`].
+    /// `genfens N seed S book B [extra…]`: see [`crate::data::genfens`].
     fn cmd_genfens(&mut self, args: &str) {
         let chess960 = self.engine.chess960();
-        let result = crate::genfens::parse(args, chess960).and_then(|req| {
-            crate::genfens::generate(&req, self.engine.eval_config(), |pos| {
+        let result = crate::data::genfens::parse(args, chess960).and_then(|req| {
+            crate::data::genfens::generate(&req, self.engine.eval_config(), |pos| {
                 emit(&format!("info string genfens {}", pos.to_fen()))
             })
         });

@@ -14,7 +14,7 @@
 //! stream seeded by S and from searches limited by nodes, never time, so
 //! the same arguments print the same positions on every machine.
 
-use crate::openings::{self, quick_search, Rng, BALANCED_WINDOW};
+use crate::data::openings::{self, quick_search, Rng, BALANCED_WINDOW};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;

@@ -281,7 +281,9 @@ fn check_run(args: &TrainArgs, ckpt_path: &std::path::Path, positions: usize) ->
 /// The lines of two manifests that differ, as `KEY: the run had A, now B`.
 fn manifest_differences(have: &str, want: &str) -> Vec<String> {
     let pairs = |t: &str| -> Vec<(String, String)> {
-        t.lines().map(|l| l.split_once(' ').map_or((l.to_string(), String::new()), |(k, v)| (k.into(), v.into()))).collect()
+        t.lines()
+            .map(|l| l.split_once(' ').map_or((l.to_string(), String::new()), |(k, v)| (k.into(), v.into())))
+            .collect()
     };
     let (have, want) = (pairs(have), pairs(want));
     let value = |list: &[(String, String)], key: &str| list.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
@@ -360,11 +362,7 @@ mod tests {
         let want = "tetrad train v1\nepochs 30\nlr 0.001\nseed 2\nwarmup 0.1\n";
         assert_eq!(
             manifest_differences(have, want),
-            [
-                "epochs: the run had 20, now 30",
-                "seed: the run had 1, now 2",
-                "warmup: the run had nothing, now 0.1"
-            ]
+            ["epochs: the run had 20, now 30", "seed: the run had 1, now 2", "warmup: the run had nothing, now 0.1"]
         );
     }
 }

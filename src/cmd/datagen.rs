@@ -19,9 +19,9 @@
 //! run make one data set between them.
 
 use crate::cli::{DataFormat, DatagenArgs};
-use crate::data_file::DataFile;
-use crate::manifest::fnv;
-use crate::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
+use crate::data::data_file::DataFile;
+use crate::data::manifest::fnv;
+use crate::data::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::Path;
@@ -93,7 +93,7 @@ fn play_game(
         if draw_streak >= DRAW_PLIES {
             break GameResult::Draw;
         }
-        if crate::quiet::is_quiet_sample(&pos, r.best, r.score) {
+        if crate::data::quiet::is_quiet_sample(&pos, r.best, r.score) {
             let units = eval.network_units(white_score, &pos);
             positions.push((pos, units));
         }
@@ -298,7 +298,7 @@ pub fn run(args: &DatagenArgs) -> i32 {
         }
     };
     if !args.from_pgn.is_empty() {
-        return crate::from_pgn::run(args, &eval);
+        return crate::data::from_pgn::run(args, &eval);
     }
     let book_text = match &args.book {
         Some(path) => match std::fs::read_to_string(path) {

@@ -8,7 +8,7 @@ pub fn fnv(bytes: &[u8]) -> u64 {
 }
 
 /// The evaluation whose search labelled a data directory, as its manifest
-/// (written by `datagen_cmd` and `rescore_cmd`) names it: `rescore.txt`
+/// (written by `cmd::datagen` and `cmd::rescore`) names it: `rescore.txt`
 /// (relabelled shards) in its `eval` line; `datagen.txt` of self-play in its
 /// `eval` line, which a run of the hand-written evaluation leaves out. `None`
 /// for PGN-scored data or no manifest: a reader takes the labels as they are.

@@ -3,9 +3,9 @@
 //! OpenBench DATAGEN workload, `tools/match.py`) is data too.
 //!
 //! Each move's comment carries the mover's search score in the position
-//! before the move ([`crate::pgn_score`]). That position is kept when the
+//! before the move ([`crate::data::pgn_score`]). That position is kept when the
 //! score is a centipawn score and the position passes the same quiet test as
-//! `datagen`'s ([`crate::quiet`]), with the move played as the best move.
+//! `datagen`'s ([`crate::data::quiet`]), with the move played as the best move.
 //! Scores go into records from White's view and, for Tetrad's games, in the
 //! network's units like `datagen`'s ([`tetrad_eval::EvalConfig::network_units`]:
 //! the PGN has the search's scores); another engine's centipawns are kept
@@ -17,9 +17,9 @@
 //! `Result` tag: the record needs one), or has a garbage score comment.
 
 use crate::cli::{DataFormat, DatagenArgs, ScoreUnits};
-use crate::data_file::DataFile;
-use crate::pgn_score::{parse_comment, CommentScore};
-use crate::quiet::is_quiet_sample;
+use crate::data::data_file::DataFile;
+use crate::data::pgn_score::{parse_comment, CommentScore};
+use crate::data::quiet::is_quiet_sample;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use tetrad_eval::learn::dataset::{self, GameResult, Record};

@@ -12,8 +12,8 @@
 //! `--shards A..B` and `--resume` split and continue a run as in `datagen`.
 
 use crate::eval_choice::EvalSelection;
-use crate::manifest::fnv;
-use crate::openings;
+use crate::data::manifest::fnv;
+use crate::data::openings;
 use clap::Args;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ fn rescore_chunk(
         // A record that is no legal position (a corrupt shard) is dropped, not searched.
         let Ok(pos) = rec.position() else { continue };
         let r = openings::search_move(&pos, Vec::new(), nodes, eval, false, worker, tt);
-        if !crate::quiet::is_quiet_sample(&pos, r.best, r.score) {
+        if !crate::data::quiet::is_quiet_sample(&pos, r.best, r.score) {
             continue;
         }
         let white = if pos.side_to_move() == Color::White { r.score } else { -r.score };

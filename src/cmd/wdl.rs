@@ -34,7 +34,7 @@ pub fn run(args: &WdlFitArgs) -> i32 {
         }
     };
     for dir in &args.data {
-        if let Some(made_by) = crate::manifest::labelling_eval(dir) {
+        if let Some(made_by) = crate::data::manifest::labelling_eval(dir) {
             if made_by != eval.kind.name() {
                 errln!(
                     "error: {} was labelled by the {made_by} evaluation (its manifest); its scores mean nothing \
