@@ -26,6 +26,7 @@ LAST_BUCKET = 6
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("pgn", nargs="+")
+    ap.add_argument("--min-moves", type=int, default=40, help="games of at least this many own moves count for the clock left")
     args = ap.parse_args()
     per_move = defaultdict(lambda: defaultdict(list))
     left = defaultdict(list)
@@ -42,7 +43,7 @@ def main():
             name = names[side]
             for i, t in enumerate(own):
                 per_move[name][min(i // BUCKET, LAST_BUCKET)].append(t)
-            if base > 0 and len(own) >= 40:
+            if base > 0 and len(own) >= args.min_moves:
                 left[name].append(base + inc * len(own) - sum(own))
     for name in sorted(per_move):
         cols = []
@@ -52,7 +53,8 @@ def main():
         print(f"{name}: mean seconds per move by its move number after the opening")
         print("  " + ", ".join(cols))
         if left[name]:
-            print(f"  clock left at the end of {len(left[name])} games of 40+ moves: mean {st.mean(left[name]):.2f}s")
+            n, ls = len(left[name]), left[name]
+            print(f"  clock left at the end of {n} games of {args.min_moves}+ moves: mean {st.mean(ls):.2f}s, median {st.median(ls):.2f}s")
 
 
 if __name__ == "__main__":
