@@ -11,6 +11,7 @@ mod eval_choice;
 mod fuzz_tests;
 mod options;
 mod parse;
+mod progress;
 mod uci;
 
 use clap::Parser;

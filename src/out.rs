@@ -37,8 +37,3 @@ macro_rules! errln {
     () => { $crate::out::stderr_text("\n") };
     ($($arg:tt)*) => { $crate::out::stderr_text(&format!("{}\n", format_args!($($arg)*))) };
 }
-
-/// `eprint!` that ignores write errors.
-macro_rules! err {
-    ($($arg:tt)*) => { $crate::out::stderr_text(&format!($($arg)*)) };
-}

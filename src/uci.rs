@@ -478,9 +478,19 @@ impl Uci {
     fn cmd_genfens(&mut self, args: &str) {
         let chess960 = self.engine.chess960();
         let result = crate::data::genfens::parse(args, chess960).and_then(|req| {
-            crate::data::genfens::generate(&req, self.engine.eval_config(), |pos| {
-                emit(&format!("info string genfens {}", pos.to_fen()))
-            })
+            // Its lines go to stdout: on a shared terminal a bar would break them up.
+            let (total, unit) = (req.count as u64, "openings");
+            let mut progress = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                crate::progress::Progress::plain("genfens", total, unit)
+            } else {
+                crate::progress::Progress::new("genfens", total, unit)
+            };
+            let done = crate::data::genfens::generate(&req, self.engine.eval_config(), |pos| {
+                emit(&format!("info string genfens {}", pos.to_fen()));
+                progress.inc(1);
+            });
+            progress.finish();
+            done
         });
         if let Err(e) = result {
             self.error(&e);

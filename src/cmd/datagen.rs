@@ -21,6 +21,7 @@
 use crate::cli::{DataFormat, DatagenArgs};
 use crate::data::data_file::DataFile;
 use crate::data::manifest::fnv;
+use crate::progress::Progress;
 use crate::data::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
 use rayon::prelude::*;
 use std::io::Read;
@@ -164,17 +165,10 @@ fn manifest(args: &DatagenArgs, eval: &EvalConfig, book_text: &str) -> String {
     )
 }
 
-/// Rate and ETA for the progress line.
-fn progress(start: Instant, positions: usize, games_done: usize, games_left: usize, threads: usize) -> String {
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    let pps = positions as f64 / secs;
-    let eta = if games_done > 0 { secs / games_done as f64 * games_left as f64 } else { 0.0 };
-    format!(
-        "positions {positions} ({pps:.0} pos/s, {:.0} pos/s/thread) ETA {:.0}h{:02.0}m",
-        pps / threads as f64,
-        (eta / 3600.0).floor(),
-        (eta % 3600.0) / 60.0
-    )
+/// The positions figure of the progress line: count, rate, rate per thread.
+fn positions_text(start: Instant, positions: usize, threads: usize) -> String {
+    let pps = positions as f64 / start.elapsed().as_secs_f64().max(1e-3);
+    format!("{positions} positions ({pps:.0}/s, {:.0}/s/thread)", pps / threads as f64)
 }
 
 /// Game count in a shard's header, if the file is a readable shard.
@@ -225,6 +219,7 @@ fn run_bin(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], book_text: 
     let start = Instant::now();
     let (mut positions, mut games_done) = (0usize, 0usize);
     let total_games: usize = todo.iter().map(|&k| ((k + 1) * g).min(args.games) - k * g).sum();
+    let mut progress = Progress::new("datagen", total_games as u64, "games");
     for &k in &todo {
         let range = k * g..((k + 1) * g).min(args.games);
         let n = range.len();
@@ -240,12 +235,11 @@ fn run_bin(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], book_text: 
         }
         positions += records.len();
         games_done += n;
-        errln!(
-            "shard {k:05}: {n} games, {} positions | {games_done}/{total_games} games, {}",
-            records.len(),
-            progress(start, positions, games_done, total_games - games_done, threads)
-        );
+        progress.println(&format!("shard {k:05}: {n} games, {} positions", records.len()));
+        progress.message(positions_text(start, positions, threads));
+        progress.inc(n as u64);
     }
+    progress.finish();
     outln!("{positions} positions from {games_done} games written to {} ({} shards in all)", dir.display(), shards);
     0
 }
@@ -263,6 +257,7 @@ fn run_file(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], threads: u
     let mut written = 0usize;
     let batch = 64;
     let mut index = 0;
+    let mut progress = Progress::new("datagen", args.games as u64, "games");
     while index < args.games {
         let end = (index + batch).min(args.games);
         let records: Vec<Record> = play_range(args, eval, book, index..end)
@@ -277,9 +272,10 @@ fn run_file(args: &DatagenArgs, eval: &EvalConfig, book: &[Position], threads: u
             }
         }
         index = end;
-        err!("\rgames {index}/{} {}", args.games, progress(start, written, index, args.games - index, threads));
+        progress.message(positions_text(start, written, threads));
+        progress.set(index as u64);
     }
-    errln!();
+    progress.finish();
     if let Err(e) = out.finish() {
         errln!("error: writing {} failed: {e}", args.out);
         return 1;

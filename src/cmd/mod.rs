@@ -1,5 +1,5 @@
 //! The subcommands of the command line, one file each (`tetrad bench`,
-//! `tetrad datagen`, ...); `cli.rs` declares their arguments.
+//! `tetrad datagen`, ...), and train's loss log; `cli.rs` declares their arguments.
 
 pub mod bench;
 pub mod datagen;
@@ -8,5 +8,6 @@ pub mod net;
 pub mod perft;
 pub mod rescore;
 pub mod train;
+pub mod train_log;
 pub mod tune;
 pub mod wdl;

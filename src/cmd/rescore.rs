@@ -203,7 +203,9 @@ fn try_run(args: &RescoreArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut total = Stats::default();
     let mut made = 0;
-    for &k in &shards {
+    let mut progress = crate::progress::Progress::new("rescore", shards.len() as u64, "shards");
+    for (i, &k) in shards.iter().enumerate() {
+        progress.set(i as u64);
         let (src, dst) = (dataset::shard_path(&args.data, k), dataset::shard_path(&args.out, k));
         let (games, records) = dataset::read_shard(&src).map_err(|e| format!("{}: {e}", src.display()))?;
         if args.resume && dataset::read_shard(&dst).is_ok_and(|(g, _)| g == games) {
@@ -226,12 +228,20 @@ fn try_run(args: &RescoreArgs) -> Result<(), String> {
         total.add(stats);
         made += 1;
         let secs = start.elapsed().as_secs_f64().max(1e-3);
-        errln!(
-            "shard {k:05}: {} | {made} shards, {:.0} pos/s ({:.0} pos/s/thread)",
-            stats.line(),
+        progress.println(&format!("shard {k:05}: {}", stats.line()));
+        progress.message(format!(
+            "{} positions ({:.0}/s, {:.0}/s/thread)",
+            total.read,
             total.read as f64 / secs,
             total.read as f64 / secs / threads as f64
-        );
+        ));
+    }
+    progress.set(shards.len() as u64);
+    progress.finish();
+    if made == 0 {
+        // A finished run resumed: say so, not "0 of 0 positions".
+        outln!("nothing to do: all {} shards are already relabelled in {}", shards.len(), args.out.display());
+        return Ok(());
     }
     outln!("{made} shards relabelled at {} nodes into {}: {}", args.nodes, args.out.display(), total.line());
     Ok(())

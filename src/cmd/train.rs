@@ -1,5 +1,7 @@
 //! `tetrad train`: fit the evaluation network to `datagen` shards.
 
+use super::train_log::LossLog;
+use crate::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -187,23 +189,34 @@ pub fn run(args: &TrainArgs) -> i32 {
         errln!("epoch 0: validation loss {:.6}", train::validation_loss(&ckpt.model, &data.valid, cfg.wdl));
     }
     let mut failed = None;
+    // Both callbacks report: the bar (made at the first batch, when the
+    // batch count is known) and the loss log.
+    let shared = std::cell::RefCell::new((None::<Progress>, LossLog::open(&args.out, args.resume), 0usize));
+    let first_epoch = ckpt.epoch;
     train::train(
         &cfg,
         &data,
         &mut ckpt,
-        |epoch, b, batches, loss, pps| {
-            err!("\repoch {epoch}/{} batch {b}/{batches} loss {loss:.6} {pps:.0} pos/s   ", cfg.epochs);
+        |epoch, b, batches, loss, _pps| {
+            let (progress, log, per_epoch) = &mut *shared.borrow_mut();
+            *per_epoch = batches;
+            let total = ((cfg.epochs - first_epoch) * batches) as u64;
+            let bar = progress.get_or_insert_with(|| Progress::new("train", total, "batches"));
+            bar.message(format!("epoch {epoch}/{} loss {loss:.6}", cfg.epochs));
+            bar.set(((epoch - 1 - first_epoch) * batches + b) as u64);
+            log.batch(epoch, b, batches, loss);
         },
         |r, ckpt| {
-            errln!(
-                "\repoch {}/{}: train loss {:.6} validation loss {:.6} lr {:.2e} {:.0} pos/s",
-                r.epoch,
-                cfg.epochs,
-                r.train_loss,
-                r.valid_loss,
-                r.lr,
-                r.pos_per_sec
+            let (progress, log, per_epoch) = &mut *shared.borrow_mut();
+            log.epoch(r.epoch, *per_epoch, r.train_loss, r.valid_loss);
+            let line = format!(
+                "epoch {}/{}: train loss {:.6} validation loss {:.6} lr {:.2e} {:.0} pos/s",
+                r.epoch, cfg.epochs, r.train_loss, r.valid_loss, r.lr, r.pos_per_sec
             );
+            match progress {
+                Some(p) => p.println(&line),
+                None => errln!("{line}"),
+            }
             let mut net = ckpt.model.quantise();
             if let Some(r) = &reference {
                 let sample = if data.valid.is_empty() { &data.train } else { &data.valid };
@@ -224,11 +237,20 @@ pub fn run(args: &TrainArgs) -> i32 {
             }
         },
     );
+    let (progress, log, _) = shared.into_inner();
+    if let Some(p) = progress {
+        p.finish();
+    }
     if let Some(e) = failed {
         errln!("error: writing {} or its checkpoint failed: {e}", args.out.display());
         return 1;
     }
-    outln!("network written to {} ({:.0} s)", args.out.display(), t0.elapsed().as_secs_f64());
+    outln!(
+        "network written to {} ({:.0} s); loss log {}",
+        args.out.display(),
+        t0.elapsed().as_secs_f64(),
+        log.path().display()
+    );
     0
 }
 

@@ -1,7 +1,6 @@
 //! `tetrad tune`: Texel tuning of the evaluation weights on labelled positions.
 
 use clap::Args;
-use std::io::Write;
 use std::time::Instant;
 use tetrad_eval::hce::weights::PARAMS;
 use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
@@ -73,6 +72,7 @@ pub fn run(args: &TuneArgs) -> i32 {
     errln!("start: train error {e0:.6}, held-out error {v0:.6}");
     // Keep the weights with the lowest held-out error (early stopping).
     let (mut best, mut best_epoch, mut best_theta) = (v0, 0, tuner.theta.clone());
+    let mut progress = crate::progress::Progress::new("tune", tuner.epochs() as u64, "epochs");
     for epoch in 1..=tuner.epochs() {
         tuner.epoch();
         let v = tuner.valid_error();
@@ -80,15 +80,11 @@ pub fn run(args: &TuneArgs) -> i32 {
             (best, best_epoch, best_theta) = (v, epoch, tuner.theta.clone());
         }
         if epoch % 10 == 0 || epoch == tuner.epochs() {
-            err!(
-                "\repoch {epoch:5}/{}  train {:.6}  held-out {v:.6}  best {best:.6} @ {best_epoch}",
-                tuner.epochs(),
-                tuner.train_error()
-            );
-            let _ = std::io::stderr().flush();
+            progress.message(format!("train {:.6} held-out {v:.6} best {best:.6} @ {best_epoch}", tuner.train_error()));
         }
+        progress.set(epoch as u64);
     }
-    errln!();
+    progress.finish();
     let tuned = tuner.params_of(&best_theta, &PARAMS);
     if let Err(e) = std::fs::write(&args.out, tuned.to_rust_source()) {
         errln!("error: cannot write {}: {e}", args.out);

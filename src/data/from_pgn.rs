@@ -24,6 +24,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use tetrad_eval::learn::dataset::{self, GameResult, Record};
 use tetrad_eval::EvalConfig;
+use crate::progress::Progress;
 use tetrad_simd::pgn::{PgnError, PgnGame, PgnReader, PgnResult};
 use tetrad_simd::Color;
 
@@ -240,6 +241,20 @@ fn open_output(args: &DatagenArgs) -> Result<Output, String> {
     })
 }
 
+/// A reader that counts the bytes read through it (the progress of a PGN file).
+struct Counted<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
 /// Runs the conversion with `eval` (the network whose units Tetrad's scores
 /// are turned into); returns the exit code.
 pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
@@ -259,6 +274,9 @@ pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
     };
     let opts = Options { player: args.player.clone(), units: args.units, eval: eval.clone() };
     let mut tally = Tally::default();
+    let total: u64 = args.from_pgn.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let mut progress = Progress::new("from-pgn", total, "bytes");
+    let read = std::rc::Rc::new(std::cell::Cell::new(0u64));
     for path in &args.from_pgn {
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
@@ -267,7 +285,10 @@ pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
                 return 2;
             }
         };
-        for (i, game) in PgnReader::new(std::io::BufReader::new(file)).enumerate() {
+        let counted = Counted { inner: file, read: std::rc::Rc::clone(&read) };
+        for (i, game) in PgnReader::new(std::io::BufReader::new(counted)).enumerate() {
+            progress.set(read.get());
+            progress.message(format!("{} games, {} positions", tally.converted, tally.positions));
             let converted = game.map_err(Skip::Unreadable).and_then(|g| {
                 let played =
                     opts.player.as_deref().is_none_or(|p| [g.tag("White"), g.tag("Black")].contains(&Some(p.trim())));
@@ -285,13 +306,15 @@ pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
                 }
                 Err(skip) => {
                     if tally.skipped() < REASONS_SHOWN {
-                        errln!("{path}: game {} skipped: {skip}", i + 1);
+                        progress.println(&format!("{path}: game {} skipped: {skip}", i + 1));
                     }
                     tally.count(&skip);
                 }
             }
         }
     }
+    progress.set(read.get());
+    progress.finish();
     if let Err(e) = out.finish() {
         errln!("error: writing to {} failed: {e}", args.out);
         return 1;
