@@ -16,7 +16,7 @@ Example:
       --engine cmd=target/release/tetrad name=new option.Hash=16 \\
       --engine cmd=/usr/games/glaurung name=glaurung \\
       --each option.Threads=1 option.OwnBook=false \\
-      --openings /work/shared/data/book_8moves_v3.epd --order random --seed 1 \\
+      --openings ../shared/data/book_8moves_v3.epd --order random --seed 1 \\
       --games 200 --tc 5+0.05 --concurrency 2 --pgn out.pgn \\
       --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 

@@ -3,7 +3,7 @@
 Input: the parameters in OpenBench's SPSA form, one per line,
 ``NAME, int|float, value, min, max, c_end, r_end`` (what ``tetrad
 tune-params`` prints).  Each iteration, as in OpenBench
-(OpenBench/spsa_utils.py and Client/worker.py):
+(spsa_utils.py and the client's worker.py in the OpenBench repository):
 
   c_k = max(c_end * N^gamma / k^gamma, 0.5 for integers)
   r_k = r_end * c_end^2 * (A + N)^alpha / (A + k)^alpha / c_k^2,  A = A_ratio * N

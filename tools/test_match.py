@@ -263,7 +263,7 @@ class TestPgnStats(unittest.TestCase):
 
 class TestPgnGap(unittest.TestCase):
     def test_first_gap_and_sides(self):
-        import pgngap
+        from analysis import pgngap
         pgn = (
             '[Event "x"]\n[White "sf"]\n[Black "tetrad"]\n[Result "1-0"]\n[FEN "8/8/8/8/8/8/8/K6k b - - 0 1"]\n\n'
             '1... Kg1 {+0.10/12 0.300s} 2. Kb1 {+0.40/20 0.200s} Kg2 {+0.05/13 0.300s} '

@@ -2,11 +2,12 @@
 """How each engine spends its clock, from match PGNs.
 
 Reads the `{score/depth time}` comments fastchess and cutechess write after
-each move (through `pgngap.games`) and the `TimeControl` tag (`base+inc` in seconds). For every
-engine, prints the mean thinking time of its 1st-10th, 11th-20th, ... move
-after the opening, and the mean clock it had left when a game of 40 moves or
-more (its own) ended. An engine that ends long games with much of its clock
-unused, while its opponent spends more early, plans too little per move.
+each move (through `games` of tools/analysis/pgngap.py) and the `TimeControl`
+tag (`base+inc` in seconds). For every engine, prints the mean thinking time
+of its 1st-10th, 11th-20th, ... move after the opening, and the mean clock it
+had left when a game of 40 moves or more (its own) ended. An engine that ends
+long games with much of its clock unused, while its opponent spends more
+early, plans too little per move.
 
     python3 tools/timeuse.py eth_noob.pgn
 
@@ -14,10 +15,13 @@ Pure Python, no python-chess needed.
 """
 
 import argparse
+import os
 import statistics as st
+import sys
 from collections import defaultdict
 
-from pgngap import games
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analysis.pgngap import games  # noqa: E402  (tools/analysis/pgngap.py: the comment parser)
 
 BUCKET = 10
 LAST_BUCKET = 6

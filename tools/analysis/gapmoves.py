@@ -17,7 +17,7 @@ or more that Tetrad's deeper search avoids is a tactic missed for depth. If
 most costs are small and the opponent already scored the position before the
 move against Tetrad, the deficit grew move by move: judgement.
 
-    python3 tools/gapmoves.py --pgn sf11.pgn --engine tetrad \\
+    python3 tools/analysis/gapmoves.py --pgn sf11.pgn --engine tetrad \\
         --tetrad target/release/tetrad --opponent /path/to/stockfish --sample 40 --seed 1
 
 Needs python-chess. Node-limited, so other jobs on the machine change only

@@ -9,8 +9,8 @@ the gap is judgement, not depth or time. Also prints each side's mean depth
 and thinking time per move. `--lost` keeps only the games Tetrad lost;
 `--pieces` also counts the pieces on the board at that move (python-chess).
 
-    python3 tools/pgngap.py --engine tetrad sf11_noob.pgn
-    python3 tools/pgngap.py --engine tetrad --gap 1.5 --lost --pieces sf11_noob.pgn
+    python3 tools/analysis/pgngap.py --engine tetrad sf11_noob.pgn
+    python3 tools/analysis/pgngap.py --engine tetrad --gap 1.5 --lost --pieces sf11_noob.pgn
 
 A score scale differs between engines (Ethereal's +1.00 is not Stockfish's),
 so compare one opponent's figures with the same opponent's.

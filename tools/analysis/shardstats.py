@@ -10,7 +10,7 @@ falls). The adjudication estimates replay the recorded positions only (quiet
 ones), so they count records, not searches; scores go back to the search's
 units with `--search-pct` (the network's header: `tetrad net FILE`).
 
-    python3 tools/shardstats.py ../data/gen11 --search-pct 45
+    python3 tools/analysis/shardstats.py ../data/gen11 --search-pct 45
 
 Needs numpy.
 """

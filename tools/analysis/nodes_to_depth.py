@@ -4,7 +4,7 @@ positions taken from games: a load-independent view of how fast a search's
 tree grows with depth (node counts at `go depth` are deterministic on one
 thread, so this can run beside a match).
 
-    python3 tools/nodes_to_depth.py --pgn games.pgn --ply 36 --count 48 \\
+    python3 tools/analysis/nodes_to_depth.py --pgn games.pgn --ply 36 --count 48 \\
         --depth 10 --depth 16 ./tetrad-old ./tetrad-new
 
 Each position is searched after `ucinewgame` (tables cleared).
