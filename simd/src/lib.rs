@@ -14,10 +14,8 @@ pub mod mailbox;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
-pub mod pgn;
 pub mod position;
 pub mod sample;
-pub mod san;
 pub mod tables;
 pub mod types;
 pub mod view;
@@ -37,6 +35,5 @@ pub use movegen::{
 };
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, STARTPOS_FEN};
-pub use san::{move_to_san, parse_san, SanError};
 pub use types::{CastleRights, Color, Piece, PieceType, Square};
 pub use view::{CheckInfo, KingInfo, NodeView};

@@ -18,14 +18,14 @@
 
 use crate::cli::{DataFormat, DatagenArgs, ScoreUnits};
 use crate::data::data_file::DataFile;
+use crate::data::pgn::{PgnError, PgnGame, PgnReader, PgnResult};
 use crate::data::pgn_score::{parse_comment, CommentScore};
 use crate::data::quiet::is_quiet_sample;
+use crate::progress::Progress;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use tetrad_eval::learn::dataset::{self, GameResult, Record};
 use tetrad_eval::EvalConfig;
-use crate::progress::Progress;
-use tetrad_simd::pgn::{PgnError, PgnGame, PgnReader, PgnResult};
 use tetrad_simd::Color;
 
 /// Skipped games whose reason is printed; the rest are only counted.
@@ -326,7 +326,7 @@ pub fn run(args: &DatagenArgs, eval: &EvalConfig) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_simd::pgn::parse_game;
+    use crate::data::pgn::parse_game;
 
     fn opts(player: Option<&str>, units: ScoreUnits) -> Options {
         Options { player: player.map(str::to_string), units, eval: EvalConfig::default() }

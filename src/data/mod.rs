@@ -7,5 +7,6 @@ pub mod from_pgn;
 pub mod genfens;
 pub mod manifest;
 pub mod openings;
+pub mod pgn;
 pub mod pgn_score;
 pub mod quiet;

@@ -5,12 +5,12 @@
 //! Everything depends only on the seed and the arguments: the check search is
 //! single-threaded, node-limited, on a fresh table and cleared histories.
 
+use crate::data::pgn::PgnReader;
 use std::path::Path;
 use std::sync::Arc;
 use tetrad_eval::EvalConfig;
 use tetrad_search::worker::{SearchJob, Worker};
 use tetrad_search::{Limits, ThreadResult, TranspositionTable};
-use tetrad_simd::pgn::PgnReader;
 use tetrad_simd::{legal_moves, PieceType, Position, Square};
 
 /// splitmix64: small, seedable, the same on every platform.
