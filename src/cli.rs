@@ -92,7 +92,8 @@ pub enum Command {
     Rescore(crate::cmd::rescore::RescoreArgs),
     /// Print the search's tunables in OpenBench's SPSA input form, one per
     /// line: `NAME, int, value, min, max, c_end, r_end` (a build with
-    /// `--features tune` takes each as a UCI spin option of that name).
+    /// `--features tune` takes each as a UCI spin option of that name;
+    /// `tools/openbench/run.sh spsa --params NAME,NAME` tunes them).
     TuneParams,
 }
 

@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
-"""Tetrad match runner: play engine matches for strength testing.
+"""Tetrad match runner: one engine against another, in pure Python.
 
-Plays games between UCI and/or XBoard (CECP) engines with python-chess,
+Plays games between two UCI and/or XBoard (CECP) engines with python-chess,
 keeping the clocks itself, using openings from an EPD/FEN or PGN book (each
 opening twice, colours swapped), and reports W/D/L, score, Elo with a 95 %
-interval (trinomial and pentanomial), an optional SPRT and a cross-table.
+interval (trinomial and pentanomial) and an optional SPRT.
+
+Kept for what fastchess and OpenBench do not do (tools/README.md): XBoard
+engines, a UCI client no one here wrote (tests/python_client.rs), and a
+runner that needs nothing built, which the tests use.  Matches, SPRTs and
+SPSA runs are played with fastchess or tools/openbench/run.sh.
 
 Elo model: LOGISTIC Elo (score s <-> elo = -400*log10(1/s - 1)).  The SPRT is
 fishtest's generalised SPRT on the pentanomial distribution of game pairs
 (H0: elo = elo0, H1: elo = elo1, logistic, maximum-likelihood LLR; see
 tools/matchstats.py).
 
-Example:
+Example (an XBoard engine, which fastchess does not play):
   python3 tools/match.py \\
-      --engine cmd=target/release/tetrad name=new option.Hash=16 \\
-      --engine cmd=/usr/games/glaurung name=glaurung \\
-      --each option.Threads=1 option.OwnBook=false \\
+      --engine cmd=target/release/tetrad name=tetrad option.Hash=16 \\
+      --engine cmd=/usr/games/phalanx "args=-b- -l-" proto=xboard name=phalanx \\
       --openings ../shared/data/book_8moves_v3.epd --order random --seed 1 \\
-      --games 200 --tc 5+0.05 --concurrency 2 --pgn out.pgn \\
-      --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+      --games 40 --tc 5+0.05 --concurrency 2 --pgn out.pgn
 
 Requires python-chess (pip install chess).
 """
@@ -34,13 +37,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matchspsa as mspsa  # noqa: E402
 import matchstats as ms  # noqa: E402
 from matchbook import OpeningBook  # noqa: E402
 from matchengines import parse_bool, parse_engine, parse_kv, probe_engine  # noqa: E402,F401
 from matchgame import (KIND_CRASH, KIND_ILLEGAL, KIND_TIME, _worker_init,  # noqa: E402,F401
                        parse_tc, run_game, tc_string)
-from matchreport import Match, crosstable, pairing_report, progress_line  # noqa: E402
+from matchreport import Match, pairing_report, progress_line  # noqa: E402
 
 try:
     import chess
@@ -49,7 +51,7 @@ except ImportError:  # reported in main()
 
 
 DEFAULT_EPILOG = """\
-engine spec (--engine / --each take KEY=VALUE tokens):
+engine spec (--engine, given twice, and --each take KEY=VALUE tokens):
   cmd=PATH           engine executable (if it is not an existing file it is
                      split like a shell command line, e.g. cmd="python3 x.py")
   args="A B"         extra command line arguments (shell-split)
@@ -80,9 +82,9 @@ adjudication (scores are the engines' own, in centipawns, from their side):
 statistics: logistic Elo.  The "trinomial" interval treats games as
 independent; the "pentanomial" one uses the game pairs (same opening, colours
 swapped: LL, LD, DD/WL, WD, WW) and is the one the SPRT uses.  The SPRT
-(fishtest-style GSPRT) needs exactly two engines; the match stops as soon
-as LLR <= ln(beta/(1-alpha)) (H0 accepted) or LLR >= ln((1-beta)/alpha)
-(H1 accepted); --games is then the maximum number of games.
+(fishtest-style GSPRT) stops the match as soon as LLR <= ln(beta/(1-alpha))
+(H0 accepted) or LLR >= ln((1-beta)/alpha) (H1 accepted); --games is then
+the maximum number of games.
 """
 
 
@@ -93,21 +95,17 @@ def _interrupt(signum, frame):
 def build_parser():
     p = argparse.ArgumentParser(
         prog="match.py",
-        description=("Play matches between UCI / XBoard engines and report W/D/L, "
-                     "logistic Elo with 95%% intervals (trinomial and pentanomial), "
-                     "an optional fishtest-style GSPRT and a cross-table. "
-                     "Uses python-chess."),
+        description=("Play a match between two UCI / XBoard engines and report W/D/L, "
+                     "logistic Elo with 95% intervals (trinomial and pentanomial) "
+                     "and an optional fishtest-style GSPRT. Uses python-chess."),
         epilog=DEFAULT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE",
-                   required=True, help="an engine (give at least two), see below")
+                   required=True, help="an engine (give exactly two), see below")
     p.add_argument("--each", nargs="+", default=[], metavar="KEY=VALUE",
                    help="defaults applied to every engine (e.g. option.Threads=1)")
-    p.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin",
-                   help="round-robin: every pair plays; gauntlet: the first engine "
-                   "plays each other engine (default round-robin)")
     p.add_argument("--games", type=int, default=2,
-                   help="games per pairing (maximum when --sprt is given); each "
+                   help="games (maximum when --sprt is given); each "
                    "opening is played twice with colours swapped (default 2)")
     p.add_argument("--openings", metavar="FILE",
                    help="opening book: EPD/FEN (one position per line, 4-field EPD "
@@ -141,7 +139,7 @@ def build_parser():
     ad.add_argument("--maxmoves", type=int, default=400,
                     help="draw after this many full moves by the engines (0 = off; default 400)")
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
-                   help="elo0=0 elo1=5 alpha=0.05 beta=0.05 (logistic Elo, two engines only)")
+                   help="elo0=0 elo1=5 alpha=0.05 beta=0.05 (logistic Elo)")
     p.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
     p.add_argument("--pgn", metavar="FILE", help="write all games to this PGN file")
     p.add_argument("--pgn-append", action="store_true", help="append to --pgn instead of overwriting")
@@ -149,21 +147,6 @@ def build_parser():
     p.add_argument("--event", default="Tetrad match", help="PGN Event tag")
     p.add_argument("--quiet", action="store_true", help="no per-game lines on stderr")
     p.add_argument("--debug", action="store_true", help="log engine I/O (python-chess debug)")
-    sp = p.add_argument_group("SPSA tuning (one --engine plays itself with perturbed options)")
-    sp.add_argument("--spsa", metavar="FILE",
-                    help="tune the engine's options listed in FILE, OpenBench's SPSA input "
-                    "(NAME, int, value, min, max, c_end, r_end; `tetrad tune-params` prints it "
-                    "for a build with --features tune)")
-    sp.add_argument("--spsa-iterations", type=int, default=1000,
-                    help="planned iterations, one game pair each (default 1000)")
-    sp.add_argument("--spsa-alpha", type=float, default=0.602, help="OpenBench's alpha (0.602)")
-    sp.add_argument("--spsa-gamma", type=float, default=0.101, help="OpenBench's gamma (0.101)")
-    sp.add_argument("--spsa-a-ratio", type=float, default=0.1, help="OpenBench's A-ratio (0.1)")
-    sp.add_argument("--spsa-seed", type=int, default=None, help="seed of the perturbations")
-    sp.add_argument("--spsa-state", metavar="FILE",
-                    help="JSON state written after every iteration; a run resumes from it")
-    sp.add_argument("--spsa-report", type=int, default=50,
-                    help="print the values every N iterations (0 = only at the end)")
     return p
 
 
@@ -179,19 +162,8 @@ def main(argv=None):
     logging.getLogger("chess.engine").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
 
     cfgs = [parse_engine(toks, args.each) for toks in args.engine]
-    if args.spsa:
-        if len(cfgs) != 1:
-            raise SystemExit("error: --spsa tunes exactly one --engine")
-        try:
-            with open(args.spsa) as f:
-                spsa_params = mspsa.parse_spsa_input(f.read())
-        except (OSError, ValueError) as exc:
-            raise SystemExit("error: --spsa %s: %s" % (args.spsa, exc))
-        for prm in spsa_params:
-            v = prm["value"] if prm["float"] else int(prm["value"])
-            cfgs[0]["options"].setdefault(prm["name"], str(v))
-    elif len(cfgs) < 2:
-        raise SystemExit("error: need at least two --engine")
+    if len(cfgs) != 2:
+        raise SystemExit("error: give exactly two --engine (fastchess plays tournaments)")
 
     # Time control.
     tcd = {}
@@ -239,8 +211,6 @@ def main(argv=None):
 
     sprt = None
     if args.sprt:
-        if len(cfgs) != 2:
-            raise SystemExit("error: --sprt needs exactly two engines")
         s = parse_kv(args.sprt, "--sprt")
         try:
             sprt = ms.Sprt(float(s.get("elo0", 0)), float(s.get("elo1", 5)),
@@ -264,16 +234,9 @@ def main(argv=None):
     if args.openings:
         book = OpeningBook(args.openings, args.openings_format, args.order, args.seed,
                            args.start, args.plies, chess960=args.variant == "chess960")
-    if args.spsa:
-        mspsa.run_spsa(args, cfgs[0], tcd, tc_tag, adj, book, socket.gethostname(),
-                       run_game, _worker_init)
-        return 0
 
     n = len(cfgs)
-    if args.tournament == "gauntlet":
-        pairings = [(0, j) for j in range(1, n)]
-    else:
-        pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    pairings = [(0, 1)]
 
     if args.games < 1:
         raise SystemExit("error: --games must be >= 1")
@@ -312,9 +275,8 @@ def main(argv=None):
     if args.pgn:
         pgn_file = open(args.pgn, "a" if args.pgn_append else "w", encoding="utf-8")
 
-    sys.stderr.write("Match: %s; %s; %d games per pairing (%d total); tc %s%s%s; concurrency %d\n"
-                     % (" vs ".join(names) if n == 2 else ", ".join(names), args.tournament,
-                        args.games, total, tc_tag,
+    sys.stderr.write("Match: %s; %d games; tc %s%s%s; concurrency %d\n"
+                     % (" vs ".join(names), total, tc_tag,
                         ("; nodes %d" % args.nodes) if args.nodes else "",
                         ("; depth %d" % args.depth) if args.depth else "",
                         args.concurrency))
@@ -416,10 +378,6 @@ def main(argv=None):
     out.append("")
     for p in pairings:
         out.extend(pairing_report(m, m.stats[p], sprt if p == primary else None))
-        out.append("")
-    if n > 2:
-        out.append("Cross-table (points/games, row engine's score):")
-        out.extend(crosstable(m))
         out.append("")
     out.append("Losses by forfeit (time forfeit / illegal move / crash or disconnect):")
     for i, nm in enumerate(names):

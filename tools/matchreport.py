@@ -1,5 +1,5 @@
 """Match bookkeeping and reports for tools/match.py: per-pairing W/D/L and
-pentanomial counts, the summary block, the cross-table and the progress line."""
+pentanomial counts, the summary block and the progress line."""
 
 import matchstats as ms
 from matchgame import FORFEIT_KINDS
@@ -51,8 +51,6 @@ class Match:
         self.names = names
         self.stats = {p: PairingStats(*p) for p in pairings}
         self.forfeits = {i: {k: 0 for k in FORFEIT_KINDS} for i in range(len(names))}
-        self.points = [[0.0] * len(names) for _ in names]
-        self.played = [[0] * len(names) for _ in names]
         self.sprt = sprt
         self.aborted = 0
         self.games = 0
@@ -62,12 +60,6 @@ class Match:
             self.aborted += 1
             return False
         self.games += 1
-        w, b = res["white"], res["black"]
-        sw = {"1-0": 1.0, "0-1": 0.0}.get(res["result"], 0.5)
-        self.points[w][b] += sw
-        self.points[b][w] += 1.0 - sw
-        self.played[w][b] += 1
-        self.played[b][w] += 1
         if res["forfeit"]:
             who, kind = res["forfeit"]
             self.forfeits[who][kind] += 1
@@ -113,45 +105,12 @@ def pairing_report(m, ps, sprt=None):
     return out
 
 
-def crosstable(m):
-    n = len(m.names)
-    width = max(len(x) for x in m.names) + 2
-    cw = max(7, max(len("%g/%d" % (m.points[i][j], m.played[i][j]))
-                    for i in range(n) for j in range(n)) + 2)
-    lines = []
-    hdr = "%-*s" % (width + 4, "Engine") + "".join(
-        "%*s" % (cw, (m.names[j][:cw - 2])) for j in range(n)) + "%10s%8s%8s" % ("Points", "Games", "Score")
-    lines.append(hdr)
-    order = sorted(range(n), key=lambda i: -sum(m.points[i]))
-    for rank, i in enumerate(order, 1):
-        row = "%2d. %-*s" % (rank, width, m.names[i])
-        for j in range(n):
-            if i == j:
-                row += "%*s" % (cw, "-")
-            elif m.played[i][j] == 0:
-                row += "%*s" % (cw, ".")
-            else:
-                row += "%*s" % (cw, "%g/%d" % (m.points[i][j], m.played[i][j]))
-        pts, g = sum(m.points[i]), sum(m.played[i])
-        row += "%10g%8d%7.1f%%" % (pts, g, 100.0 * pts / g if g else 0.0)
-        lines.append(row)
-    return lines
-
-
 def progress_line(m, total, running, primary):
     s = "Games %d/%d" % (m.games, total)
     if running:
         s += " (%d running)" % running
-    if len(m.stats) == 1:
-        ps = m.stats[primary]
-        w, d, l, label = ps.w, ps.d, ps.l, "%s vs %s" % (m.names[ps.a], m.names[ps.b])
-    else:
-        # several pairings: the first engine against everybody it meets
-        w = d = l = 0
-        for ps in m.stats.values():
-            if ps.a == 0:
-                w, d, l = w + ps.w, d + ps.d, l + ps.l
-        label = "%s vs others" % m.names[0]
+    ps = m.stats[primary]
+    w, d, l, label = ps.w, ps.d, ps.l, "%s vs %s" % (m.names[ps.a], m.names[ps.b])
     tri = ms.trinomial_stats(w, d, l)
     if tri:
         s += " | %s: +%d =%d -%d %.1f%% Elo %s" % (

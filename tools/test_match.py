@@ -1,4 +1,5 @@
-"""Tests for tools/match.py and tools/matchstats.py.
+"""Tests for tools/match.py, tools/matchstats.py, tools/pgnstats.py and
+tools/analysis/pgngap.py.
 
 Run from the repository root:
     python3 -m unittest discover -s tools -p 'test_*.py'
@@ -438,84 +439,15 @@ class TestRealMatch(unittest.TestCase):
         self.assertEqual(proc.returncode, 0)
         self.assertIn("logistic", proc.stdout.lower())
         self.assertIn("--sprt", proc.stdout)
+        self.assertNotIn("--spsa", proc.stdout)  # OpenBench's SPSA: tools/openbench/run.sh spsa
 
-
-class TestSpsa(unittest.TestCase):
-    """tools/matchspsa.py: OpenBench's SPSA schedule, perturbation and update."""
-
-    LINES = ("rfp_margin, int, 75, 30, 150, 6, 0.002\n"
-             "# a comment\n"
-             "lmr_scale, float, 1.5, 0.5, 3.0, 0.1, 0.002\n")
-
-    def setUp(self):
-        import matchspsa
-        self.m = matchspsa
-
-    def test_parse_openbench_input(self):
-        params = self.m.parse_spsa_input(self.LINES)
-        self.assertEqual([p["name"] for p in params], ["rfp_margin", "lmr_scale"])
-        self.assertEqual((params[0]["value"], params[0]["min"], params[0]["max"]), (75, 30, 150))
-        self.assertFalse(params[0]["float"])
-        self.assertTrue(params[1]["float"])
-        for bad in ("x, int, 1, 0, 2, 1", "x, bool, 1, 0, 2, 1, 0.002", "x, int, 5, 0, 2, 1, 0.002", ""):
-            with self.assertRaises(ValueError):
-                self.m.parse_spsa_input(bad)
-
-    def test_schedule_ends_at_c_end_and_r_end(self):
-        s = self.m.Spsa(self.m.parse_spsa_input(self.LINES), 200)
-        (c1, r1), _ = s.schedule(1)
-        (c, r), (cf, rf) = s.schedule(200)
-        self.assertAlmostEqual(c, 6.0)
-        self.assertAlmostEqual(r, 0.002)
-        self.assertAlmostEqual(cf, 0.1)
-        self.assertAlmostEqual(rf, 0.002)
-        # c_k = c_end * N^gamma / k^gamma; r_k = a / (A + k)^alpha / c_k^2 (OpenBench)
-        self.assertAlmostEqual(c1, 6.0 * 200 ** 0.101)
-        a = 0.002 * 36 * (0.1 * 200 + 200) ** 0.602
-        self.assertAlmostEqual(r1, a / (0.1 * 200 + 1) ** 0.602 / c1 ** 2)
-
-    def test_perturb_and_update(self):
-        s = self.m.Spsa(self.m.parse_spsa_input(self.LINES), 100, seed=7)
-        for k in range(1, 30):
-            pert = s.perturb(k)
-            (c, r), (cf, rf) = pert["sched"]
-            d, b = pert["dev"]["rfp_margin"], pert["base"]["rfp_margin"]
-            self.assertIsInstance(d, int)
-            self.assertTrue(30 <= b <= 150 and 30 <= d <= 150)
-            # integers: value +- c, rounded the same way, so 2c apart give or take one
-            self.assertLessEqual(abs(abs(d - b) - 2 * c), 1.0)
-            self.assertEqual((d > b), pert["flips"][0] > 0)
-            self.assertAlmostEqual(pert["dev"]["lmr_scale"] - pert["base"]["lmr_scale"],
-                                   2 * cf * pert["flips"][1])
-            before = [p["value"] for p in s.params]
-            s.update(pert, 2)  # dev won both games
-            self.assertAlmostEqual(s.params[0]["value"] - before[0], r * c * 2 * pert["flips"][0])
-        s.params[0]["value"] = 149.9
-        pert = s.perturb(50)
-        pert["flips"][0] = 1
-        s.update(pert, 1000)  # a step past the maximum is clipped to it
-        self.assertEqual(s.params[0]["value"], 150)
-        self.assertEqual(s.done, 30)
-
-    @unittest.skipUnless(HAVE_CHESS, "python-chess is not installed (pip install chess)")
-    def test_a_short_run_against_itself(self):
-        """Two iterations with the random engine's Score option: the driver
-        plays the pairs, saves its state and prints OpenBench's value lines."""
-        with tempfile.TemporaryDirectory() as tmp:
-            spsa = os.path.join(tmp, "params.txt")
-            state = os.path.join(tmp, "state.json")
-            with open(spsa, "w") as f:
-                f.write("Score, int, 0, -100, 100, 10, 0.002\n")
-            cmd = [sys.executable, os.path.join(HERE, "match.py"), "--engine",
-                   "cmd=" + sys.executable, "args=" + os.path.join(HERE, "randomengine.py"),
-                   "--spsa", spsa, "--spsa-iterations", "2", "--spsa-state", state,
-                   "--spsa-seed", "1", "--nodes", "1", "--maxmoves", "20", "--concurrency", "1"]
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-            self.assertIn("SPSA: 2 iterations (4 games", proc.stdout)
-            self.assertRegex(proc.stdout, r"\nScore, -?\d+\n")
-            with open(state) as f:
-                self.assertEqual(json.load(f)["done"], 2)
+    def test_two_engines_only(self):
+        # Tournaments of more engines are fastchess's (-tournament gauntlet|roundrobin).
+        proc = subprocess.run([sys.executable, self.MATCH, "--nodes", "1"] + self.engine("a") +
+                              self.engine("b") + self.engine("c"),
+                              capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("exactly two --engine", proc.stderr)
 
 
 if __name__ == "__main__":

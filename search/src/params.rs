@@ -5,8 +5,8 @@
 //! literal, so the search compiles exactly as if the number were written
 //! in place. Built with `--features tune`, each one reads an atomic instead,
 //! set by a UCI spin option of the same name, so that an SPSA tuner
-//! (OpenBench, or `tools/match.py --spsa`) can play games with changed
-//! values without a rebuild. [`TUNABLES`] lists them with the ranges SPSA
+//! (OpenBench, locally `tools/openbench/run.sh spsa`) can play games with
+//! changed values without a rebuild. [`TUNABLES`] lists them with the ranges SPSA
 //! may move them in; `tetrad tune-params` prints that list in OpenBench's
 //! SPSA input form.
 //!
