@@ -185,7 +185,9 @@ pub fn run(args: &TrainArgs) -> i32 {
         errln!("error: no training positions");
         return 2;
     }
-    if ckpt.epoch == 0 {
+    if data.valid.is_empty() {
+        errln!("no validation positions: one shard holds them all (the last of two or more is held out)");
+    } else if ckpt.epoch == 0 {
         errln!("epoch 0: validation loss {:.6}", train::validation_loss(&ckpt.model, &data.valid, cfg.wdl));
     }
     let mut failed = None;
@@ -209,9 +211,11 @@ pub fn run(args: &TrainArgs) -> i32 {
         |r, ckpt| {
             let (progress, log, per_epoch) = &mut *shared.borrow_mut();
             log.epoch(r.epoch, *per_epoch, r.train_loss, r.valid_loss);
+            // With no validation set its loss is NaN: said as "none", not a number.
+            let valid = if data.valid.is_empty() { "none".to_string() } else { format!("{:.6}", r.valid_loss) };
             let line = format!(
-                "epoch {}/{}: train loss {:.6} validation loss {:.6} lr {:.2e} {:.0} pos/s",
-                r.epoch, cfg.epochs, r.train_loss, r.valid_loss, r.lr, r.pos_per_sec
+                "epoch {}/{}: train loss {:.6} validation loss {valid} lr {:.2e} {:.0} pos/s",
+                r.epoch, cfg.epochs, r.train_loss, r.lr, r.pos_per_sec
             );
             match progress {
                 Some(p) => p.println(&line),

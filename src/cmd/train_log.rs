@@ -57,7 +57,8 @@ impl LossLog {
     }
 
     fn row(&mut self, epoch: usize, batch: usize, train: f64, val: Option<f64>) {
-        let val = val.map_or(String::new(), |v| format!("{v:.6}"));
+        // NaN is the loss of an empty validation set: left empty like a batch row's.
+        let val = val.filter(|v| v.is_finite()).map_or(String::new(), |v| format!("{v:.6}"));
         if let Some(f) = &mut self.file {
             if writeln!(f, "{epoch},{batch},{train:.6},{val}").is_err() {
                 errln!("warning: writing {} failed; the loss log stops here", self.path.display());
