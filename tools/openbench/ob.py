@@ -401,16 +401,20 @@ def wait(args, server, workers, kind, workload):
             last = line
         if info['finished']:
             return info, stopped
-        if args.max_games and info['games'] >= args.max_games and not stopped:
-            log('workload %d: %d games reached (--max-games) before the SPRT ended: stopping it' %
-                (workload, info['games']))
+        # --max-games and --timeout stop the workload and report what the server has:
+        # a long SPRT cut short is still a result (its LLR inside the bounds).
+        limit = ('--max-games %d' % args.max_games if args.max_games and info['games'] >= args.max_games
+                 else '--timeout %d min' % args.timeout if time.time() - start > args.timeout * 60 else None)
+        if limit and not stopped:
+            log('workload %d: %s reached at %d games before the server ended it: stopping it' %
+                (workload, limit, info['games']))
             server.stop_workload(kind, workload)
-            stopped = True
+            stopped = limit
             continue
+        if stopped and time.time() - start > args.timeout * 60 + 120:
+            die('the server did not mark workload %d finished after STOP' % workload)
         if not workers.alive():
             die('every worker exited; see %s' % ', '.join(workers.logs))
-        if time.time() - start > args.timeout * 60:
-            die('--timeout: %d minutes' % args.timeout)
         time.sleep(10)
 
 
@@ -437,7 +441,7 @@ def finish_sprt(args, server, workers, workload, info, stopped):
     machines = per_machine(server, workload)
     log('per machine: %s' % machines)
     verdict = 'H1 accepted (passed)' if info['passed'] else 'H0 accepted (failed)' if info['failed'] else \
-        'stopped at --max-games %d, LLR inside the bounds' % args.max_games
+        'stopped at %s, LLR inside the bounds' % stopped
     if info['games'] == 0:
         die('the workload ended without games: a bad bench or build? see the worker logs %s' % workers.logs)
     return ('OpenBench SPRT #%d %s vs %s, %s, %s nElo: %s; LLR %.2f (%.2f, %.2f); %d games, penta %s; '
@@ -550,7 +554,7 @@ def main():
     p.add_argument('--tetrad', help='a tetrad binary for tune-params, datagen --from-pgn and train')
     p.add_argument('--info', help='the workload notes')
     p.add_argument('--port', type=int, default=0)
-    p.add_argument('--timeout', type=int, default=180, help='minutes to wait for the workload')
+    p.add_argument('--timeout', type=int, default=180, help='minutes, then the workload is stopped and reported as --max-games does')
     args = p.parse_args()
 
     args.workdir = os.path.abspath(args.workdir)
