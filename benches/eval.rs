@@ -14,7 +14,7 @@ use tetrad_eval::{evaluate_nnue_uncached, evaluate_uncached, EvalConfig, EvalKin
 use tetrad_simd::{ccr_to_bitboards, Position};
 
 fn positions() -> Vec<Position> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft.epd");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.epd");
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut out: Vec<Position> =
         text.lines().filter_map(|l| l.split(';').next()).filter_map(|f| Position::from_fen(f.trim()).ok()).collect();

@@ -6,7 +6,7 @@ use tetrad_simd::{legal_moves, Position};
 
 /// Up to `n` positions: the suite file's, then positions along pseudo-random games.
 pub fn positions(n: usize) -> Vec<Position> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft.epd");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.epd");
     let mut starts: Vec<Position> = std::fs::read_to_string(path)
         .map(|t| t.lines().filter_map(|l| Position::from_fen(l.split(';').next()?.trim()).ok()).collect())
         .unwrap_or_default();

@@ -4,7 +4,7 @@
 use tetrad_eval::{coefficients, evaluate_uncached, hce::weights::PARAMS, trace, Evaluator};
 use tetrad_simd::{legal_moves, Position};
 
-const PERFT_EPD: &str = "../../shared/data/perft.epd";
+const PERFT_EPD: &str = "../tests/data/perft.epd";
 
 fn perft_positions() -> Vec<Position> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PERFT_EPD);

@@ -5,7 +5,7 @@ use tetrad_eval::hce::weights::PARAMS;
 use tetrad_eval::learn::tune::{load_samples, TuneConfig, Tuner};
 
 fn sample_text() -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/texel_sample.epd");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/texel_sample.epd");
     std::fs::read_to_string(path).expect("texel_sample.epd")
 }
 

@@ -20,8 +20,8 @@ fn walk(pos: &Position, depth: u32, out: &mut Vec<(u64, u64)>) {
 
 fn main() {
     let target: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000_000);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft.epd");
-    let text = std::fs::read_to_string(path).expect("../shared/data/perft.epd");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/perft.epd");
+    let text = std::fs::read_to_string(path).expect("tests/data/perft.epd");
     let cases = tetrad_simd::perft::parse_suite(&text).expect("suite parses");
     let mut seen: Vec<(u64, u64)> = Vec::new();
     // Deepest tree per position under a node budget; deeper passes until the target is met.

@@ -21,9 +21,9 @@ impl XorShift {
     }
 }
 
-/// The shared perft suite's text, if the file is there.
+/// The perft suite's text (tests/data/perft.epd), if the file is there.
 pub fn suite_text() -> Option<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/perft.epd");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/perft.epd");
     match std::fs::read_to_string(path) {
         Ok(t) => Some(t),
         Err(e) => {
