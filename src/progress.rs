@@ -141,6 +141,13 @@ fn clock(secs: f64) -> String {
     }
 }
 
+/// The positions figure of a progress line (datagen, rescore): count, rate,
+/// rate per thread since `start`.
+pub fn positions_text(start: Instant, positions: usize, threads: usize) -> String {
+    let pps = positions as f64 / start.elapsed().as_secs_f64().max(1e-3);
+    format!("{positions} positions ({pps:.0}/s, {:.0}/s/thread)", pps / threads as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,8 +21,8 @@
 use crate::cli::{DataFormat, DatagenArgs};
 use crate::data::data_file::DataFile;
 use crate::data::manifest::fnv;
-use crate::progress::Progress;
 use crate::data::openings::{self, BalanceCheck, Rng, BALANCED_WINDOW, WALK_ATTEMPTS, WALK_PLIES};
+use crate::progress::{positions_text, Progress};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::Path;
@@ -163,12 +163,6 @@ fn manifest(args: &DatagenArgs, eval: &EvalConfig, book_text: &str) -> String {
         args.shard_games,
         fnv(book_text.as_bytes()),
     )
-}
-
-/// The positions figure of the progress line: count, rate, rate per thread.
-fn positions_text(start: Instant, positions: usize, threads: usize) -> String {
-    let pps = positions as f64 / start.elapsed().as_secs_f64().max(1e-3);
-    format!("{positions} positions ({pps:.0}/s, {:.0}/s/thread)", pps / threads as f64)
 }
 
 /// Game count in a shard's header, if the file is a readable shard.

@@ -11,9 +11,9 @@
 //! so the output depends only on the arguments, never on the thread count;
 //! `--shards A..B` and `--resume` split and continue a run as in `datagen`.
 
-use crate::eval_choice::EvalSelection;
 use crate::data::manifest::fnv;
 use crate::data::openings;
+use crate::eval_choice::EvalSelection;
 use clap::Args;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -227,14 +227,8 @@ fn try_run(args: &RescoreArgs) -> Result<(), String> {
         dataset::write_shard(&dst, games, &kept).map_err(|e| format!("writing {} failed: {e}", dst.display()))?;
         total.add(stats);
         made += 1;
-        let secs = start.elapsed().as_secs_f64().max(1e-3);
         progress.println(&format!("shard {k:05}: {}", stats.line()));
-        progress.message(format!(
-            "{} positions ({:.0}/s, {:.0}/s/thread)",
-            total.read,
-            total.read as f64 / secs,
-            total.read as f64 / secs / threads as f64
-        ));
+        progress.message(crate::progress::positions_text(start, total.read, threads));
     }
     progress.set(shards.len() as u64);
     progress.finish();
