@@ -94,7 +94,9 @@ fn bench_is_deterministic_and_its_last_line_is_what_openbench_reads() {
 /// between two.
 #[test]
 fn genfens_prints_what_openbench_reads() {
-    for command in ["genfens 12 seed 5 book None ", "genfens 12 seed 5 book None", "genfens 3 seed 9 book None chess960"] {
+    for command in
+        ["genfens 12 seed 5 book None ", "genfens 12 seed 5 book None", "genfens 3 seed 9 book None chess960"]
+    {
         let (ok, text) = merged(&[command, "quit"]);
         assert!(ok, "{command}: {text}");
         let fens: Vec<&str> = text
@@ -112,12 +114,16 @@ fn genfens_prints_what_openbench_reads() {
             assert!(["w", "b"].contains(&fields[1]), "{fen}");
         }
         // Nothing else in the stream starts like an opening line.
-        assert!(!text.lines().any(|l| l.contains("info string genfens") && !l.starts_with("info string genfens ")), "{text}");
+        assert!(
+            !text.lines().any(|l| l.contains("info string genfens") && !l.starts_with("info string genfens ")),
+            "{text}"
+        );
     }
     // The same seed, with or without the trailing space, gives the same openings.
     let a = merged(&["genfens 12 seed 5 book None ", "quit"]).1;
     let b = merged(&["genfens 12 seed 5 book None", "quit"]).1;
-    let openings = |t: &str| t.lines().filter(|l| l.starts_with("info string genfens ")).map(String::from).collect::<Vec<_>>();
+    let openings =
+        |t: &str| t.lines().filter(|l| l.starts_with("info string genfens ")).map(String::from).collect::<Vec<_>>();
     assert_eq!(openings(&a), openings(&b));
 }
 

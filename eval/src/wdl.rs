@@ -88,4 +88,3 @@ impl WdlModel {
         [w, 1000 - w - l, l]
     }
 }
-

@@ -1,8 +1,8 @@
 //! Fitting the win/draw/loss model ([`crate::wdl`]) to self-play: the
 //! observations `datagen` records give, their likelihood, the fit.
 
-pub use crate::wdl::*;
 use crate::learn::dataset::{GameResult, Record};
+pub use crate::wdl::*;
 use crate::EvalConfig;
 use rayon::prelude::*;
 use tetrad_simd::Color;
