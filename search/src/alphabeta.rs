@@ -334,12 +334,21 @@ impl Worker {
             // from this node's view, so a pruned move is never made.
             let gives_check = check_info.gives_check(&view, pos, m);
 
+            // The reduction table's entry (1/1024 ply) for this move: by the
+            // moves searched before it, or (lmr_moves_seen) by every move seen
+            // before it, pruned ones too, as Stockfish's move count.
+            let lmr_index = if lmr_moves_seen() != 0 { moves_seen - 1 } else { moves_searched };
+            let lmr_table = i32::from(self.lmr[depth.min(63) as usize][lmr_index.min(63)]);
+
             // Step 11. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -TB_WIN_IN_MAX {
-                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32).max(0);
+                let lmr_depth = (depth - 1 - (lmr_table >> 10)).max(0);
                 if !noisy && !gives_check {
                     let share = if improving { lmp_improving_pct() } else { lmp_pct() };
-                    if depth <= lmp_depth() && n_quiets as i32 >= (lmp_base() + depth * depth) * share / 100 {
+                    // Late move pruning counts the quiets searched, or
+                    // (lmp_moves_seen) every move seen, this one included.
+                    let count = if lmp_moves_seen() != 0 { moves_seen } else { n_quiets };
+                    if depth <= lmp_depth() && count as i32 >= (lmp_base() + depth * depth) * share / 100 {
                         picker.skip_quiets = true;
                         continue;
                     }
@@ -371,8 +380,10 @@ impl Worker {
                 }
             }
 
-            // Step 12. Extensions: checks, and a table move better than every other (singular).
-            let mut extension = i32::from(gives_check);
+            // Step 12. Extensions: checks (with check_ext_see, only those that
+            // do not lose material by SEE), and a table move better than every
+            // other (singular).
+            let mut extension = i32::from(gives_check && (check_ext_see() == 0 || see_ge(&view, m, 0)));
             if let Some(e) = tt_entry.filter(|e| {
                 m == e.mv
                     && !root
@@ -414,20 +425,29 @@ impl Worker {
                 let mut r = 0;
                 let late_move_reduced = depth >= lmr_min_depth() && moves_searched > usize::from(root);
                 if late_move_reduced {
-                    r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
-                    if noisy {
-                        r /= lmr_noisy_div();
+                    // The move's own part in 1/1024 ply: the table's, divided
+                    // for a noisy move, less the history's share. In whole plies
+                    // (each part rounded down, the history's toward zero) unless
+                    // lmr_fine keeps the fractions to the end.
+                    let own = if lmr_fine() != 0 {
+                        if noisy {
+                            lmr_table / lmr_noisy_div()
+                        } else {
+                            lmr_table - history * 1024 / lmr_history_div()
+                        }
                     } else {
-                        r -= history / lmr_history_div();
-                    }
-                    r += lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
-                    r -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
-                    r -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
+                        let table = lmr_table >> 10;
+                        1024 * if noisy { table / lmr_noisy_div() } else { table - history / lmr_history_div() }
+                    };
+                    let mut plies = lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
+                    plies -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
+                    plies -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
                     // The table's move captures: quiet alternatives are unlikely to be better.
-                    r += lmr_tt_capture() * i32::from(tt_capture && !noisy);
+                    plies += lmr_tt_capture() * i32::from(tt_capture && !noisy);
                     // The children keep cutting off: this is likely a cut node in all but name.
-                    r += lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
-                    r = r.clamp(0, (new_depth - 1).max(0));
+                    plies +=
+                        lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
+                    r = ((own + 1024 * plies) >> 10).clamp(0, (new_depth - 1).max(0));
                 }
                 let kind = if late_move_reduced { ChildType::Reduced } else { ChildType::NullWindow };
                 score =

@@ -229,6 +229,20 @@ tunables! {
     /// Plies less at a node that was on a principal variation.
     lmr_tt_pv = 1, 0..=3, 0.5;
 
+    /// Experiment switches (0 off, 1 on; docs/search.md, "Finer reductions"),
+    /// each off until a 10+0.1 SPRT keeps it, so that a dev branch is the one
+    /// line that turns it on. Reductions kept in 1/1024 ply to the end, the
+    /// history's share continuous.
+    lmr_fine = 0, 0..=1, 0.5;
+    /// Reductions (and the reduced depth of the shallow pruning) indexed by
+    /// every move seen before this one, pruned ones too.
+    lmr_moves_seen = 0, 0..=1, 0.5;
+    /// Late move pruning by every move seen (Stockfish's move count), not
+    /// the quiets searched.
+    lmp_moves_seen = 0, 0..=1, 0.5;
+    /// A checking move is extended only when it does not lose material by SEE.
+    check_ext_see = 0, 0..=1, 0.5;
+
     /// A reduced move that beats the best score by base + per_ply · depth is
     /// re-searched a ply deeper…
     lmr_deeper_base = 40, 10..=100, 4;
@@ -434,6 +448,16 @@ mod tests {
         assert_eq!(mvv(4), 950);
         assert_eq!(history_bonus(1), 48);
         assert_eq!(history_bonus(20), 1600);
+    }
+
+    /// The experiment switches ship off: a dev branch turns one on, and only
+    /// a 10+0.1 SPRT puts it on in main.
+    #[test]
+    fn experiment_switches_ship_off() {
+        for name in ["lmr_fine", "lmr_moves_seen", "lmp_moves_seen", "check_ext_see"] {
+            let t = TUNABLES.iter().find(|t| t.name == name).expect(name);
+            assert_eq!((t.default, t.min, t.max), (0, 0, 1), "{name}");
+        }
     }
 
     #[cfg(feature = "tune")]
