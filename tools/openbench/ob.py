@@ -362,6 +362,9 @@ def spsa_inputs(args):
         if missing:
             die('not tunable: %s (see tetrad tune-params)' % ', '.join(missing))
         lines = [table[p] for p in args.params]
+    if args.r_end is not None:
+        # OpenBench's r_end is the seventh field of each line.
+        lines = [', '.join([f.strip() for f in l.split(',')][:6] + [repr(args.r_end)]) for l in lines]
     return lines
 
 
@@ -461,12 +464,20 @@ def finish_spsa(args, server, workload, info, lines):
         fields[2] = ('%.4f' % current[fields[0]]).rstrip('0').rstrip('.')
         tuned.append(', '.join(fields))
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    # A resumed run adds this piece to the games the file's values already took.
+    games, pieces = info['games'], 1
+    if args.resume:
+        for line in open(args.spsa_file):
+            m = re.match(r'# total: (\d+) games in (\d+) pieces?', line)
+            if m:
+                games, pieces = games + int(m.group(1)), pieces + int(m.group(2))
     with open(args.spsa_file, 'w') as f:
         f.write('# OpenBench SPSA (tools/openbench/run.sh spsa), %s: %s, %s, %d iterations x %d pairs, '
                 '%d games.\n' % (when, info['dev']['name'], info['dev_time_control'], args.iterations,
                                  args.pairs_per, info['games']))
         f.write('# The values the server holds at the end (rounded: %s).\n' %
                 '; '.join(outputs.splitlines()))
+        f.write('# total: %d games in %d piece%s, the values below their result.\n' % (games, pieces, 's' * (pieces > 1)))
         f.write('# `run.sh spsa --resume` starts the next run from these lines (OpenBench input form).\n')
         f.write('\n'.join(tuned) + '\n')
     starts = {l.split(',')[0].strip(): l.split(',')[2].strip() for l in lines}
@@ -550,6 +561,8 @@ def main():
     p.add_argument('--iterations', type=int, default=10)
     p.add_argument('--pairs-per', type=int, default=4)
     p.add_argument('--resume', action='store_true', help='spsa: start from --spsa-file')
+    p.add_argument('--r-end', type=float, help="spsa: every line's r_end (OpenBench's learning rate at the end; "
+                   "tune-params says 0.002, which moves little in a few thousand iterations)")
     p.add_argument('--spsa-file', help='spsa: where the tuned values go (tools/openbench/spsa-last.txt)')
     p.add_argument('--tetrad', help='a tetrad binary for tune-params, datagen --from-pgn and train')
     p.add_argument('--info', help='the workload notes')
