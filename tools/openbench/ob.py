@@ -385,7 +385,7 @@ def done_iterations(spsa_file):
 
 def piece_lines(lines, done, iterations):
     """The input lines of a resumed piece: each parameter's c and r of the whole run's schedule at
-    iteration done + 1, to be held constant (the form's alpha and gamma 0). OpenBench starts every
+    iteration done + 1, to be held constant (the form's alpha and gamma next to 0). OpenBench starts every
     workload at iteration 1, so a piece would otherwise play the schedule's first, largest steps
     again; held at the whole run's values, the pieces follow its schedule, a step at a time."""
     k, big_a = done + 1, SPSA_A_RATIO * iterations
@@ -404,8 +404,9 @@ def spsa_form(args, branch, lines):
     form.update({
         'dev_branch': branch,
         'spsa_inputs': '\n'.join(lines), 'spsa_reporting_type': 'BATCHED', 'spsa_distribution_type': 'SINGLE',
-        # A resumed piece holds its gains constant (piece_lines).
-        'spsa_alpha': '0' if args.done else str(SPSA_ALPHA), 'spsa_gamma': '0' if args.done else str(SPSA_GAMMA),
+        # A resumed piece holds its gains constant (piece_lines): alpha and gamma next to 0 (the
+        # server wants them above 0; 1e-9 moves the gains by under 1e-8 in 2,500 iterations).
+        'spsa_alpha': '1e-9' if args.done else str(SPSA_ALPHA), 'spsa_gamma': '1e-9' if args.done else str(SPSA_GAMMA),
         'spsa_A_ratio': str(SPSA_A_RATIO),
         'spsa_iterations': str(args.iterations), 'spsa_pairs_per': str(args.pairs_per),
         'book_name': os.path.basename(args.book), 'upload_pgns': 'FALSE',
