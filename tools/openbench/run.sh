@@ -4,7 +4,7 @@
 # locally"). The last line it prints is the result the server computed.
 #
 #   tools/openbench/run.sh sprt    [--dev HEAD] [--base HEAD~1] [--tc 2.0+0.02] [--bounds '[0.00, 10.00]'] [--workers 2]
-#   tools/openbench/run.sh spsa    [--params lmr_base,lmr_div] [--iterations 10] [--pairs-per 4] [--resume]
+#   tools/openbench/run.sh spsa    [--params lmr_base,lmr_div] [--iterations 10] [--pairs-per 4] [--r-end R] [--resume]
 #   tools/openbench/run.sh datagen [--games 64] [--tc N=5000]
 #
 # Set-up options (the rest go to ob.py; `run.sh sprt --help` lists them):
