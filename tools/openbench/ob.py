@@ -39,6 +39,8 @@ import time
 import psutil
 import requests
 
+import spsa_schedule as schedule
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE = 'Tetrad'
 USERNAME = 'tetrad'
@@ -368,46 +370,14 @@ def spsa_inputs(args):
     return lines
 
 
-# OpenBench's SPSA schedule (the form's defaults): at iteration k of N the perturbation is
-# c_end * (N / k)^GAMMA and the step a_end * ((A + N) / (A + k))^ALPHA, A = A_RATIO * N,
-# a_end = r_end * c_end^2; a parameter moves by (a / c) * (wins - losses) per batch.
-SPSA_ALPHA, SPSA_GAMMA, SPSA_A_RATIO = 0.602, 0.101, 0.1
-
-
-def done_iterations(spsa_file):
-    """The iterations the values in spsa-last.txt took, over all its pieces (0 if it says none)."""
-    for line in open(spsa_file):
-        m = re.match(r'# total: \d+ games, (\d+) iterations', line)
-        if m:
-            return int(m.group(1))
-    return 0
-
-
-def piece_lines(lines, done, iterations):
-    """The input lines of a resumed piece: each parameter's c and r of the whole run's schedule at
-    iteration done + 1, to be held constant (the form's alpha and gamma next to 0). OpenBench starts every
-    workload at iteration 1, so a piece would otherwise play the schedule's first, largest steps
-    again; held at the whole run's values, the pieces follow its schedule, a step at a time."""
-    k, big_a = done + 1, SPSA_A_RATIO * iterations
-    out = []
-    for line in lines:
-        name, dtype, value, lo, hi, c_end, r_end = [f.strip() for f in line.split(',')]
-        c_end, r_end = float(c_end), float(r_end)
-        c = c_end * (iterations / k) ** SPSA_GAMMA
-        a = r_end * c_end ** 2 * ((big_a + iterations) / (big_a + k)) ** SPSA_ALPHA
-        out.append(', '.join([name, dtype, value, lo, hi, '%.6g' % c, '%.6g' % (a / c ** 2)]))
-    return out
-
-
 def spsa_form(args, branch, lines):
     form = common_form(args, args.tc)
     form.update({
         'dev_branch': branch,
         'spsa_inputs': '\n'.join(lines), 'spsa_reporting_type': 'BATCHED', 'spsa_distribution_type': 'SINGLE',
-        # A resumed piece holds its gains constant (piece_lines): alpha and gamma next to 0 (the
-        # server wants them above 0; 1e-9 moves the gains by under 1e-8 in 2,500 iterations).
-        'spsa_alpha': '1e-9' if args.done else str(SPSA_ALPHA), 'spsa_gamma': '1e-9' if args.done else str(SPSA_GAMMA),
-        'spsa_A_ratio': str(SPSA_A_RATIO),
+        # A resumed piece holds its gains constant (spsa_schedule.piece_lines).
+        'spsa_alpha': str(schedule.HELD if args.done else schedule.ALPHA),
+        'spsa_gamma': str(schedule.HELD if args.done else schedule.GAMMA), 'spsa_A_ratio': str(schedule.A_RATIO),
         'spsa_iterations': str(args.iterations), 'spsa_pairs_per': str(args.pairs_per),
         'book_name': os.path.basename(args.book), 'upload_pgns': 'FALSE',
         'win_adj': 'movecount=4 score=800', 'draw_adj': 'movenumber=40 movecount=8 score=10',
@@ -499,21 +469,15 @@ def finish_spsa(args, server, workload, info, lines):
         tuned.append(', '.join(fields))
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     # A resumed run adds this piece to the games the file's values already took.
-    games, pieces = info['games'], 1
-    if args.resume:
-        for line in open(args.spsa_file):
-            m = re.match(r'# total: (\d+) games, \d+ iterations, in (\d+) pieces?', line)
-            if m:
-                games, pieces = games + int(m.group(1)), pieces + int(m.group(2))
-    done = args.done + info['games'] // (2 * args.pairs_per)
+    games, done, pieces = schedule.read_totals(args.spsa_file) if args.resume else (0, 0, 0)
+    games, done, pieces = games + info['games'], done + info['games'] // (2 * args.pairs_per), pieces + 1
     with open(args.spsa_file, 'w') as f:
         f.write('# OpenBench SPSA (tools/openbench/run.sh spsa), %s: %s, %s, %d iterations x %d pairs, '
                 '%d games.\n' % (when, info['dev']['name'], info['dev_time_control'], args.iterations,
                                  args.pairs_per, info['games']))
         f.write('# The values the server holds at the end (rounded: %s).\n' %
                 '; '.join(outputs.splitlines()))
-        f.write('# total: %d games, %d iterations, in %d piece%s of a %d-iteration schedule; the values below '
-                'are their result.\n' % (games, done, pieces, 's' * (pieces > 1), args.iterations))
+        f.write(schedule.total_line(games, done, pieces, args.iterations))
         f.write('# `run.sh spsa --resume` starts the next run from these lines (OpenBench input form).\n')
         f.write('\n'.join(tuned) + '\n')
     starts = {l.split(',')[0].strip(): l.split(',')[2].strip() for l in lines}
@@ -611,7 +575,7 @@ def main():
     args.params = [x.strip() for x in args.params.split(',') if x.strip()]
     args.spsa_file = os.path.abspath(args.spsa_file or os.path.join(HERE, 'spsa-last.txt'))
     # Iterations the resumed values already took: where this piece enters the schedule.
-    args.done = done_iterations(args.spsa_file) if args.mode == 'spsa' and args.resume and \
+    args.done = schedule.read_totals(args.spsa_file)[1] if args.mode == 'spsa' and args.resume and \
         os.path.exists(args.spsa_file) else 0
     args.base = args.base or ('HEAD~1' if args.mode == 'sprt' else args.dev)
     args.tc = args.tc or {'sprt': '2.0+0.02', 'spsa': 'N=8000', 'datagen': 'N=5000'}[args.mode]
@@ -649,7 +613,7 @@ def main():
             kind, workload = 'test', server.create('test', sprt_form(args))
         elif args.mode == 'spsa':
             lines = spsa_inputs(args)
-            sent = piece_lines(lines, args.done, args.iterations) if args.done else lines
+            sent = schedule.piece_lines(lines, args.done, args.iterations) if args.done else lines
             branch = tune_branch(git_dir, args.dev, args.dev_bench)
             log('SPSA branch %s (%s with FEATURES ?= tune); inputs%s:\n  %s' % (
                 branch, args.dev, ' (the gains of iteration %d, held)' % (args.done + 1) if args.done else '',
