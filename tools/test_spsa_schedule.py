@@ -7,6 +7,7 @@ Run from the repository root (tests/match_tool.rs runs them with the others):
 import os
 import sys
 import tempfile
+import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'openbench'))
@@ -62,6 +63,44 @@ class Schedule(unittest.TestCase):
         finally:
             os.unlink(f.name)
         self.assertIn('in 1 piece of', schedule.total_line(600, 150, 1, 2500))
+
+
+try:
+    import ob  # noqa: E402  (needs psutil and requests, which .ci/run installs)
+except ImportError:
+    ob = None
+
+
+class FakeServer:
+    """The two API answers write_spsa reads, as a local server gives them."""
+
+    def api(self, path, as_json=True):
+        text = {'spsa/1/outputs/': 'lmr_base, 76\nlmr_div, 224',
+                'spsa/1/digest/': 'Name,Curr,Start\nlmr_base,75.5616,75\nlmr_div,223.9,225'}[path]
+        return types.SimpleNamespace(text=text)
+
+
+@unittest.skipIf(ob is None, 'psutil or requests is missing')
+class SpsaFile(unittest.TestCase):
+    def test_snapshots_and_the_last_write_count_the_piece_once(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'spsa-last.txt')
+            with open(path, 'w') as f:
+                f.write('# an earlier piece\n' + schedule.total_line(600, 150, 1, 2500))
+                f.write('lmr_base, int, 74, 25, 150, 8, 0.01\n')
+            args = types.SimpleNamespace(spsa_file=path, iterations=2500, pairs_per=2,
+                                         prior=schedule.read_totals(path), repo=d)
+            lines = ['lmr_base, int, 74, 25, 150, 8, 0.01', 'lmr_div, int, 225, 150, 350, 12, 0.01']
+            info = {'games': 40, 'finished': False, 'dev': {'name': 'x'}, 'dev_time_control': '10.0+0.10'}
+            ob.write_spsa(args, FakeServer(), 1, info, lines)
+            self.assertEqual(schedule.read_totals(path), (640, 160, 2))
+            ob.write_spsa(args, FakeServer(), 1, dict(info, games=80, finished=True), lines)
+            self.assertEqual(schedule.read_totals(path), (680, 170, 2))
+            with open(path) as f:
+                values = [l.strip() for l in f if not l.startswith('#')]
+            # The server's values, with the whole run's c_end and r_end.
+            self.assertEqual(values, ['lmr_base, int, 75.5616, 25, 150, 8, 0.01',
+                                      'lmr_div, int, 223.9, 150, 350, 12, 0.01'])
 
 
 if __name__ == '__main__':

@@ -395,11 +395,19 @@ def datagen_form(args):
     return form
 
 
-def wait(args, server, workers, kind, workload):
-    """Poll the server until the workload finishes (or --max-games, --timeout)."""
+def wait(args, server, workers, kind, workload, every=None):
+    """Poll the server until the workload finishes (or --max-games, --timeout); `every`, if
+    given, is called with the workload's info every --snapshot minutes."""
     start, last, stopped = time.time(), None, False
+    snapshot = time.time()
     while True:
         info = server.api('workload/%d/info/' % workload)['info']
+        if every and time.time() - snapshot > args.snapshot * 60:
+            try:
+                every(info)
+            except (OSError, requests.RequestException, ValueError, KeyError) as e:
+                log('snapshot failed (the run goes on): %s' % e)
+            snapshot = time.time()
         line = '%d games, penta %s' % (info['games'], list(info['penta']))
         if info['test_mode'] == 'SPRT':
             line += ', LLR %.2f (%.2f, %.2f)' % (info['currentllr'], info['lowerllr'], info['upperllr'])
@@ -457,10 +465,12 @@ def finish_sprt(args, server, workers, workload, info, stopped):
                             list(info['penta']), elo, machines))
 
 
-def finish_spsa(args, server, workload, info, lines):
+def write_spsa(args, server, workload, info, lines):
+    """Writes the server's current values to --spsa-file (spsa-last.txt) in OpenBench's input
+    form, with the whole run's c_end and r_end and the games and iterations of every piece so
+    far; returns the digest's values and the rounded outputs."""
     outputs = server.api('spsa/%d/outputs/' % workload, as_json=False).text
     digest = server.api('spsa/%d/digest/' % workload, as_json=False).text
-    log('server digest:\n' + digest)
     current = {row.split(',')[0]: float(row.split(',')[1]) for row in digest.splitlines()[1:]}
     tuned = []
     for line in lines:
@@ -468,18 +478,23 @@ def finish_spsa(args, server, workload, info, lines):
         fields[2] = ('%.4f' % current[fields[0]]).rstrip('0').rstrip('.')
         tuned.append(', '.join(fields))
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    # A resumed run adds this piece to the games the file's values already took.
-    games, done, pieces = schedule.read_totals(args.spsa_file) if args.resume else (0, 0, 0)
+    # This piece adds to what the resumed values had taken (read once, at the start).
+    games, done, pieces = args.prior
     games, done, pieces = games + info['games'], done + info['games'] // (2 * args.pairs_per), pieces + 1
     with open(args.spsa_file, 'w') as f:
         f.write('# OpenBench SPSA (tools/openbench/run.sh spsa), %s: %s, %s, %d iterations x %d pairs, '
-                '%d games.\n' % (when, info['dev']['name'], info['dev_time_control'], args.iterations,
-                                 args.pairs_per, info['games']))
-        f.write('# The values the server holds at the end (rounded: %s).\n' %
-                '; '.join(outputs.splitlines()))
+                '%d games%s.\n' % (when, info['dev']['name'], info['dev_time_control'], args.iterations,
+                                   args.pairs_per, info['games'], '' if info['finished'] else ' so far (running)'))
+        f.write('# The values the server holds (rounded: %s).\n' % '; '.join(outputs.splitlines()))
         f.write(schedule.total_line(games, done, pieces, args.iterations))
         f.write('# `run.sh spsa --resume` starts the next run from these lines (OpenBench input form).\n')
         f.write('\n'.join(tuned) + '\n')
+    return current, digest
+
+
+def finish_spsa(args, server, workload, info, lines):
+    current, digest = write_spsa(args, server, workload, info, lines)
+    log('server digest:\n' + digest)
     starts = {l.split(',')[0].strip(): l.split(',')[2].strip() for l in lines}
     moves = ', '.join('%s %s -> %.2f' % (n, starts[n], v) for n, v in current.items())
     return ('OpenBench SPSA #%d %s, %s, %d games (%d iterations x %d pairs): %s; written to %s' % (
@@ -561,6 +576,8 @@ def main():
     p.add_argument('--iterations', type=int, default=10)
     p.add_argument('--pairs-per', type=int, default=4)
     p.add_argument('--resume', action='store_true', help='spsa: start from --spsa-file')
+    p.add_argument('--snapshot', type=float, default=15,
+                   help='spsa: minutes between writes of the values so far to --spsa-file')
     p.add_argument('--r-end', type=float, help="spsa: every line's r_end (OpenBench's learning rate at the end; "
                    "tune-params says 0.002, which moves little in a few thousand iterations)")
     p.add_argument('--spsa-file', help='spsa: where the tuned values go (tools/openbench/spsa-last.txt)')
@@ -575,8 +592,9 @@ def main():
     args.params = [x.strip() for x in args.params.split(',') if x.strip()]
     args.spsa_file = os.path.abspath(args.spsa_file or os.path.join(HERE, 'spsa-last.txt'))
     # Iterations the resumed values already took: where this piece enters the schedule.
-    args.done = schedule.read_totals(args.spsa_file)[1] if args.mode == 'spsa' and args.resume and \
-        os.path.exists(args.spsa_file) else 0
+    args.prior = schedule.read_totals(args.spsa_file) if args.mode == 'spsa' and args.resume and \
+        os.path.exists(args.spsa_file) else (0, 0, 0)
+    args.done = args.prior[1]
     args.base = args.base or ('HEAD~1' if args.mode == 'sprt' else args.dev)
     args.tc = args.tc or {'sprt': '2.0+0.02', 'spsa': 'N=8000', 'datagen': 'N=5000'}[args.mode]
     args.threads = args.threads or (2 if args.mode == 'spsa' else 1)
@@ -627,7 +645,13 @@ def main():
             info['dev']['bench'], info['base']['bench'], info['approved']))
 
         workers.start(args.workers, args.threads, book, logs)
-        info, stopped = wait(args, server, workers, kind, workload)
+        # An SPSA writes its values as it goes: a session that ends mid-piece keeps them.
+        every = None
+        if args.mode == 'spsa':
+            def every(info):
+                write_spsa(args, server, workload, info, lines)
+                log('values so far written to %s' % os.path.relpath(args.spsa_file, args.repo))
+        info, stopped = wait(args, server, workers, kind, workload, every)
         if info['games'] == 0:
             die('workload %d ended without games (bad bench or build?); see %s and %s/errors/' %
                 (workload, ', '.join(workers.logs), server.url))

@@ -40,10 +40,11 @@ def piece_lines(lines, done, iterations):
 
 def read_totals(path):
     """(games, iterations, pieces) the values of an spsa-last.txt took; zeros if it says none."""
-    for line in open(path):
-        m = TOTAL.match(line)
-        if m:
-            return tuple(int(g) for g in m.groups())
+    with open(path) as f:
+        for line in f:
+            m = TOTAL.match(line)
+            if m:
+                return tuple(int(g) for g in m.groups())
     return 0, 0, 0
 
 
