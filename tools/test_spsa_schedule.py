@@ -72,11 +72,10 @@ except ImportError:
 
 
 class FakeServer:
-    """The two API answers write_spsa reads, as a local server gives them."""
+    """The API answer write_spsa reads, as a local server gives it."""
 
     def api(self, path, as_json=True):
-        text = {'spsa/1/outputs/': 'lmr_base, 76\nlmr_div, 224',
-                'spsa/1/digest/': 'Name,Curr,Start\nlmr_base,75.5616,75\nlmr_div,223.9,225'}[path]
+        text = {'spsa/1/digest/': 'Name,Curr,Start\nlmr_base,75.5616,75\nlmr_div,223.9,225'}[path]
         return types.SimpleNamespace(text=text)
 
 

@@ -468,8 +468,7 @@ def finish_sprt(args, server, workers, workload, info, stopped):
 def write_spsa(args, server, workload, info, lines):
     """Writes the server's current values to --spsa-file (spsa-last.txt) in OpenBench's input
     form, with the whole run's c_end and r_end and the games and iterations of every piece so
-    far; returns the digest's values and the rounded outputs."""
-    outputs = server.api('spsa/%d/outputs/' % workload, as_json=False).text
+    far (round them into params.rs when the run ends); returns the values and the digest."""
     digest = server.api('spsa/%d/digest/' % workload, as_json=False).text
     current = {row.split(',')[0]: float(row.split(',')[1]) for row in digest.splitlines()[1:]}
     tuned = []
@@ -482,10 +481,10 @@ def write_spsa(args, server, workload, info, lines):
     games, done, pieces = args.prior
     games, done, pieces = games + info['games'], done + info['games'] // (2 * args.pairs_per), pieces + 1
     with open(args.spsa_file, 'w') as f:
-        f.write('# OpenBench SPSA (tools/openbench/run.sh spsa), %s: %s, %s, %d iterations x %d pairs, '
-                '%d games%s.\n' % (when, info['dev']['name'], info['dev_time_control'], args.iterations,
-                                   args.pairs_per, info['games'], '' if info['finished'] else ' so far (running)'))
-        f.write('# The values the server holds (rounded: %s).\n' % '; '.join(outputs.splitlines()))
+        f.write('# OpenBench SPSA (tools/openbench/run.sh spsa), %s: %s, %s,\n' % (
+            when, info['dev']['name'], info['dev_time_control']))
+        f.write('# this piece: %d games%s, %d pairs a batch.\n' % (
+            info['games'], '' if info['finished'] else ' so far (running)', args.pairs_per))
         f.write(schedule.total_line(games, done, pieces, args.iterations))
         f.write('# `run.sh spsa --resume` starts the next run from these lines (OpenBench input form).\n')
         f.write('\n'.join(tuned) + '\n')
