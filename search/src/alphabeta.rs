@@ -10,6 +10,7 @@ use crate::history::{PrevMoves, QuietKeys};
 use crate::movepick::{is_noisy, is_noisy_ccr, kind_index, piece_to, piece_to_ccr, MovePicker, PickContext};
 use crate::params::*;
 use crate::prune::{iir_applies, Singular};
+use crate::reduction::{lmr_index, reduction, Late};
 use crate::score::{INFINITY, MATE, MAX_PLY, TB_WIN_IN_MAX};
 use crate::see::{capture_value, see_ge};
 use crate::stack::{ChildMove, ChildType};
@@ -334,11 +335,8 @@ impl Worker {
             // from this node's view, so a pruned move is never made.
             let gives_check = check_info.gives_check(&view, pos, m);
 
-            // The reduction table's entry (1/1024 ply) for this move: by the
-            // moves searched before it, or (lmr_moves_seen) by every move seen
-            // before it, pruned ones too, as Stockfish's move count.
-            let lmr_index = if lmr_moves_seen() != 0 { moves_seen - 1 } else { moves_searched };
-            let lmr_table = i32::from(self.lmr[depth.min(63) as usize][lmr_index.min(63)]);
+            // The reduction table's entry for this move (1/1024 ply).
+            let lmr_table = i32::from(self.lmr[depth.min(63) as usize][lmr_index(moves_searched, moves_seen - 1)]);
 
             // Step 11. Shallow-depth pruning, once a real score exists.
             if !root && best_score > -TB_WIN_IN_MAX {
@@ -425,29 +423,18 @@ impl Worker {
                 let mut r = 0;
                 let late_move_reduced = depth >= lmr_min_depth() && moves_searched > usize::from(root);
                 if late_move_reduced {
-                    // The move's own part in 1/1024 ply: the table's, divided
-                    // for a noisy move, less the history's share. In whole plies
-                    // (each part rounded down, the history's toward zero) unless
-                    // lmr_fine keeps the fractions to the end.
-                    let own = if lmr_fine() != 0 {
-                        if noisy {
-                            lmr_table / lmr_noisy_div()
-                        } else {
-                            lmr_table - history * 1024 / lmr_history_div()
-                        }
-                    } else {
-                        let table = lmr_table >> 10;
-                        1024 * if noisy { table / lmr_noisy_div() } else { table - history / lmr_history_div() }
+                    let late = Late {
+                        noisy,
+                        history,
+                        improving,
+                        cut_node,
+                        pv_node,
+                        gives_check,
+                        tt_pv_only: tt_pv && !pv_node,
+                        quiet_after_tt_capture: tt_capture && !noisy,
+                        children_cut: self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8,
                     };
-                    let mut plies = lmr_not_improving() * i32::from(!improving) + lmr_cut_node() * i32::from(cut_node);
-                    plies -= lmr_pv_node() * i32::from(pv_node) + lmr_gives_check() * i32::from(gives_check);
-                    plies -= lmr_tt_pv() * i32::from(tt_pv && !pv_node);
-                    // The table's move captures: quiet alternatives are unlikely to be better.
-                    plies += lmr_tt_capture() * i32::from(tt_capture && !noisy);
-                    // The children keep cutting off: this is likely a cut node in all but name.
-                    plies +=
-                        lmr_child_cutoffs() * i32::from(self.stack[ply + 1].cutoffs > lmr_child_cutoffs_min() as u8);
-                    r = ((own + 1024 * plies) >> 10).clamp(0, (new_depth - 1).max(0));
+                    r = reduction(lmr_table, late).clamp(0, (new_depth - 1).max(0));
                 }
                 let kind = if late_move_reduced { ChildType::Reduced } else { ChildType::NullWindow };
                 score =

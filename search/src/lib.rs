@@ -19,6 +19,7 @@ pub mod pool;
 mod prefetch;
 mod prune;
 mod qsearch;
+mod reduction;
 pub mod score;
 pub mod see;
 pub mod skill;

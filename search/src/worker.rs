@@ -29,20 +29,6 @@ fn skips_depth(id: usize, depth: i32, game_ply: i32) -> bool {
     ((depth + game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
 }
 
-/// Late-move reductions by depth and move number, in 1/1024 ply (rounded
-/// down; `>> 10` gives the whole plies, rounded down, exactly).
-fn lmr_table() -> Box<[[u16; 64]; 64]> {
-    let mut lmr = Box::new([[0u16; 64]; 64]);
-    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let plies = (pct(lmr_base()) + (d as f64).ln() * (m as f64).ln() / pct(lmr_div())).max(0.0);
-            // Times a power of two: exact, so the whole plies are those of `plies`.
-            *r = (plies * 1024.0) as u16;
-        }
-    }
-    lmr
-}
-
 /// Whether a stopped iteration's best move (`partial`, null when no move
 /// beat the window) replaces the last complete iteration's `best`. The
 /// partial iteration searched `best` first, so a different move only got
@@ -160,7 +146,7 @@ impl Worker {
             root_allowed: Vec::new(),
             root_best: Move::NULL,
             root_best_score: -INFINITY,
-            lmr: lmr_table(),
+            lmr: crate::reduction::lmr_table(),
             tb: Default::default(),
             tb_hits: 0,
             root_tb_score: None,
@@ -269,7 +255,7 @@ impl Worker {
         // A tune build's reductions follow their options.
         #[cfg(feature = "tune")]
         {
-            self.lmr = lmr_table();
+            self.lmr = crate::reduction::lmr_table();
         }
         self.eval.configure(&job.eval);
         self.single_thread = job.shared.nodes.len() == 1;
@@ -542,24 +528,5 @@ mod tests {
         assert!(!partial_best_counts(7, Move::NULL, old), "nothing beat the window yet");
         assert!(!partial_best_counts(7, old, old));
         assert!(!partial_best_counts(1, new, old), "depth 1 always completes");
-    }
-
-    /// The table in 1/1024 ply gives, shifted, the whole plies the search
-    /// always used (the formula's value rounded down), so the reductions
-    /// with `lmr_fine` off are the same as before the table held fractions.
-    #[test]
-    fn the_fine_reduction_table_rounds_down_to_the_whole_plies() {
-        let table = lmr_table();
-        let mut fractions = 0;
-        for d in 1..64 {
-            for m in 1..64 {
-                let plies = (pct(lmr_base()) + (d as f64).ln() * (m as f64).ln() / pct(lmr_div())).max(0.0);
-                let fine = i32::from(table[d][m]);
-                assert_eq!(fine >> 10, plies as i32, "depth {d}, move {m}");
-                assert!((f64::from(fine) / 1024.0 - plies).abs() < 1.0 / 1024.0, "depth {d}, move {m}");
-                fractions += i32::from(fine & 1023 != 0);
-            }
-        }
-        assert!(fractions > 3000, "only {fractions} entries have a fraction");
     }
 }
