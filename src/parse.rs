@@ -230,9 +230,50 @@ pub fn parse_range(s: &str) -> Result<std::ops::Range<usize>, String> {
     Ok(a..b)
 }
 
+/// A `--data` directory, with the shards to read from it when it names
+/// them (`DIR:A..B`); a path whose text after its last `:` is no range is
+/// taken whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataDir {
+    /// The directory of shards.
+    pub dir: std::path::PathBuf,
+    /// Its own shard range, in place of `--shards`.
+    pub shards: Option<std::ops::Range<usize>>,
+}
+
+/// Parses `DIR` or `DIR:A..B` ([`DataDir`]).
+pub fn data_dir(s: &str) -> Result<DataDir, String> {
+    if s.is_empty() {
+        return Err("an empty directory name".into());
+    }
+    if let Some((dir, range)) = s.rsplit_once(':') {
+        if range.contains("..") {
+            if dir.is_empty() {
+                return Err(format!("no directory before ':{range}'"));
+            }
+            return Ok(DataDir { dir: dir.into(), shards: Some(parse_range(range)?) });
+        }
+    }
+    Ok(DataDir { dir: s.into(), shards: None })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn data_dirs_name_their_own_shards_or_not() {
+        let plain = data_dir("../data/gen16").unwrap();
+        assert_eq!((plain.dir.to_str(), plain.shards), (Some("../data/gen16"), None));
+        let part = data_dir("../data/gen17:0..800").unwrap();
+        assert_eq!((part.dir.to_str(), part.shards), (Some("../data/gen17"), Some(0..800)));
+        let colon = data_dir("a:b/gen1").unwrap();
+        assert_eq!((colon.dir.to_str(), colon.shards), (Some("a:b/gen1"), None));
+        assert!(data_dir("gen17:5..2").unwrap_err().contains("empty range"));
+        assert!(data_dir("gen17:x..2").unwrap_err().contains("bad start"));
+        assert!(data_dir(":0..3").is_err());
+        assert!(data_dir("").is_err());
+    }
 
     #[test]
     fn searchmoves_names_each_move_it_leaves_out() {

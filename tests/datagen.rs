@@ -133,6 +133,32 @@ fn shards_are_thread_independent_and_resumable() {
         .unwrap();
     assert_eq!(plain.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&plain.stderr).contains("--factorise needs king buckets"));
+
+    // Generations pooled: every shard of one directory and a range of
+    // another's (`DIR:A..B`), the range naming the directory's own shards
+    // whatever `--shards` says for the others.
+    let records = |dir: &Path, i: usize| {
+        dataset::read_shard(&dataset::select_shards(dir, Some(i..i + 1)).unwrap()[0]).unwrap().1.len()
+    };
+    let positions = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["train", "--epochs", "0", "--init", "builtin", "--threads", "1", "--out"])
+            .arg(a.join("unused.tnn"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{text}");
+        let line = text.lines().find(|l| l.contains("validation positions")).expect(&text).to_string();
+        let n: Vec<usize> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+        n[0] + n[1]
+    };
+    let (a_all, b_second) = (format!("{}", a.display()), format!("{}:1..2", b.display()));
+    assert_eq!(positions(&["--data", &a_all, "--data", &b_second]), records(&a, 0) + records(&a, 1) + records(&b, 1));
+    assert_eq!(
+        positions(&["--data", &a_all, "--data", &b_second, "--shards", "0..1"]),
+        records(&a, 0) + records(&b, 1)
+    );
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }

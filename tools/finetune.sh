@@ -13,10 +13,11 @@
 #   UNSEEN (default 10) is how many shards after the training range score the networks (25 halve
 #   the noise of ten). INIT is a network file or `builtin`; DATA must hold shards 0..N+UNSEEN-1 (a
 #   running datagen may go on writing later ones). The training log goes to OUT.log; its last line
-#   is the summary.
+#   is the summary. More `--data DIR[:A..B]` arguments pool older generations into the training
+#   (each with its own shard range; the unseen shards stay DATA's).
 set -euo pipefail
 if [ $# -lt 5 ]; then
-  sed -n '2,16p' "$0" >&2
+  sed -n '2,17p' "$0" >&2
   exit 2
 fi
 tetrad=$1 data=$2 n=$3 init=$4 out=$5

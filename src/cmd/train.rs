@@ -13,12 +13,14 @@ use tetrad_eval::nnue::{Arch, KingBuckets, Network};
 /// Arguments of `tetrad train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// A directory of `datagen` shards (repeat for several).
-    #[arg(long, required = true)]
-    pub data: Vec<PathBuf>,
-    /// Read only shards A to B − 1 of each `--data` directory (`A..B`; every
-    /// one must be there), so that a network trained from a directory a
-    /// `datagen` run is still filling can be remade from the same shards.
+    /// A directory of `datagen` shards (repeat for several, to pool
+    /// generations); `DIR:A..B` reads only its shards A to B − 1.
+    #[arg(long, required = true, value_parser = crate::parse::data_dir)]
+    pub data: Vec<crate::parse::DataDir>,
+    /// Read only shards A to B − 1 of each `--data` directory that names no
+    /// range of its own (`A..B`; every one must be there), so that a network
+    /// trained from a directory a `datagen` run is still filling can be
+    /// remade from the same shards.
     #[arg(long, value_parser = crate::parse::parse_range)]
     pub shards: Option<std::ops::Range<usize>>,
     /// The network file to write (after every epoch); the checkpoint goes beside it as `OUT.ckpt`.
@@ -154,7 +156,9 @@ pub fn run(args: &TrainArgs) -> i32 {
         ckpt.model.search_pct
     );
     let t0 = Instant::now();
-    let data = match train::load_data(&args.data, args.shards.clone()) {
+    let sources: Vec<_> =
+        args.data.iter().map(|d| (d.dir.clone(), d.shards.clone().or_else(|| args.shards.clone()))).collect();
+    let data = match train::load_sources(&sources) {
         Ok(d) => d,
         Err(e) => {
             errln!("error: {e}");
@@ -263,9 +267,20 @@ pub fn run(args: &TrainArgs) -> i32 {
 /// `--out` may change; the data is known by its directories' count, the
 /// shard range and the positions read).
 fn run_manifest(args: &TrainArgs, positions: usize) -> String {
-    let shards = args.shards.as_ref().map_or("all".to_string(), |r| format!("{}..{}", r.start, r.end));
+    let range = |r: &Option<std::ops::Range<usize>>| {
+        r.as_ref().map_or("all".to_string(), |r| format!("{}..{}", r.start, r.end))
+    };
+    let shards = range(&args.shards);
+    // Directories that name their own shards add a line (absent from older runs' manifests).
+    let own: Vec<String> = args
+        .data
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| d.shards.as_ref().map(|_| format!("{}:{}", i + 1, range(&d.shards))))
+        .collect();
+    let own = if own.is_empty() { String::new() } else { format!("dir-shards {}\n", own.join(" ")) };
     format!(
-        "tetrad train v1\ndata-dirs {}\nshards {shards}\npositions {positions}\nepochs {}\nbatch {}\nlr {}\n\
+        "tetrad train v1\ndata-dirs {}\nshards {shards}\n{own}positions {positions}\nepochs {}\nbatch {}\nlr {}\n\
          final-lr {}\nwarmup {}\nwdl {}\nseed {}\nmirror {}\n",
         args.data.len(),
         args.epochs,

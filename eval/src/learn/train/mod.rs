@@ -73,8 +73,16 @@ pub struct Data {
 /// whose place is `≡ 31 (mod 32)` — or the last one, if there are fewer than
 /// 32 — are the validation set.
 pub fn load_data(dirs: &[PathBuf], range: Option<std::ops::Range<usize>>) -> Result<Data, String> {
+    let sources: Vec<_> = dirs.iter().map(|d| (d.clone(), range.clone())).collect();
+    load_sources(&sources)
+}
+
+/// [`load_data`] with a shard range of its own for each directory (`None`:
+/// all its shards), so that one run pools whole older generations with
+/// part of the newest.
+pub fn load_sources(sources: &[(PathBuf, Option<std::ops::Range<usize>>)]) -> Result<Data, String> {
     let mut shards: Vec<PathBuf> = Vec::new();
-    for d in dirs {
+    for (d, range) in sources {
         shards.extend(dataset::select_shards(d, range.clone()).map_err(|e| format!("{}: {e}", d.display()))?);
     }
     if shards.is_empty() {
