@@ -46,7 +46,7 @@ impl LossLog {
     /// A row during an epoch (batch `b` of `batches`), at most twenty an epoch.
     pub fn batch(&mut self, epoch: usize, b: usize, batches: usize, train_loss: f64) {
         let every = (batches / 20).max(1);
-        if b % every == 0 && b < batches {
+        if b.is_multiple_of(every) && b < batches {
             self.row(epoch, b, train_loss, None);
         }
     }
