@@ -102,5 +102,16 @@ class SpsaFile(unittest.TestCase):
                                       'lmr_div, int, 223.9, 150, 350, 12, 0.01'])
 
 
+    def test_resumed_lines_keep_their_values_and_take_a_new_r_end(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'spsa-last.txt')
+            with open(path, 'w') as f:
+                f.write(schedule.total_line(600, 150, 1, 2500) + 'lmr_base, int, 75.5616, 25, 150, 8, 0.002\n')
+            args = types.SimpleNamespace(resume=True, spsa_file=path, r_end=None)
+            self.assertEqual(ob.spsa_inputs(args), ['lmr_base, int, 75.5616, 25, 150, 8, 0.002'])
+            args.r_end = 0.01
+            self.assertEqual(ob.spsa_inputs(args), ['lmr_base, int, 75.5616, 25, 150, 8, 0.01'])
+
+
 if __name__ == '__main__':
     unittest.main()

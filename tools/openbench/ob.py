@@ -353,7 +353,8 @@ def spsa_inputs(args):
     if args.resume:
         if not os.path.exists(args.spsa_file):
             die('--resume: %s does not exist' % args.spsa_file)
-        lines = [l.strip() for l in open(args.spsa_file) if l.strip() and not l.startswith('#')]
+        with open(args.spsa_file) as f:
+            lines = [l.strip() for l in f if l.strip() and not l.startswith('#')]
     else:
         tetrad = args.tetrad or os.path.join(args.repo, 'target', 'release', 'tetrad')
         if not os.path.exists(tetrad):
