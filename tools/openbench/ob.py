@@ -371,14 +371,14 @@ def spsa_inputs(args):
     return lines
 
 
-def spsa_form(args, branch, lines):
+def spsa_form(args, branch, lines, held):
     form = common_form(args, args.tc)
     form.update({
         'dev_branch': branch,
         'spsa_inputs': '\n'.join(lines), 'spsa_reporting_type': 'BATCHED', 'spsa_distribution_type': 'SINGLE',
         # A resumed piece holds its gains constant (spsa_schedule.piece_lines).
-        'spsa_alpha': str(schedule.HELD if args.done else schedule.ALPHA),
-        'spsa_gamma': str(schedule.HELD if args.done else schedule.GAMMA), 'spsa_A_ratio': str(schedule.A_RATIO),
+        'spsa_alpha': str(schedule.HELD if held else schedule.ALPHA),
+        'spsa_gamma': str(schedule.HELD if held else schedule.GAMMA), 'spsa_A_ratio': str(schedule.A_RATIO),
         'spsa_iterations': str(args.iterations), 'spsa_pairs_per': str(args.pairs_per),
         'book_name': os.path.basename(args.book), 'upload_pgns': 'FALSE',
         'win_adj': 'movecount=4 score=800', 'draw_adj': 'movenumber=40 movecount=8 score=10',
@@ -591,10 +591,10 @@ def main():
     args.repo = os.path.abspath(args.repo)
     args.params = [x.strip() for x in args.params.split(',') if x.strip()]
     args.spsa_file = os.path.abspath(args.spsa_file or os.path.join(HERE, 'spsa-last.txt'))
-    # Iterations the resumed values already took: where this piece enters the schedule.
+    # Games, iterations and pieces the resumed values already took (the iterations: where this
+    # piece enters the schedule).
     args.prior = schedule.read_totals(args.spsa_file) if args.mode == 'spsa' and args.resume and \
         os.path.exists(args.spsa_file) else (0, 0, 0)
-    args.done = args.prior[1]
     args.base = args.base or ('HEAD~1' if args.mode == 'sprt' else args.dev)
     args.tc = args.tc or {'sprt': '2.0+0.02', 'spsa': 'N=8000', 'datagen': 'N=5000'}[args.mode]
     args.threads = args.threads or (2 if args.mode == 'spsa' else 1)
@@ -630,13 +630,13 @@ def main():
         if args.mode == 'sprt':
             kind, workload = 'test', server.create('test', sprt_form(args))
         elif args.mode == 'spsa':
-            lines = spsa_inputs(args)
-            sent = schedule.piece_lines(lines, args.done, args.iterations) if args.done else lines
+            lines, done = spsa_inputs(args), args.prior[1]
+            sent = schedule.piece_lines(lines, done, args.iterations) if done else lines
             branch = tune_branch(git_dir, args.dev, args.dev_bench)
             log('SPSA branch %s (%s with FEATURES ?= tune); inputs%s:\n  %s' % (
-                branch, args.dev, ' (the gains of iteration %d, held)' % (args.done + 1) if args.done else '',
+                branch, args.dev, ' (the gains of iteration %d, held)' % (done + 1) if done else '',
                 '\n  '.join(sent)))
-            kind, workload = 'tune', server.create('tune', spsa_form(args, branch, sent))
+            kind, workload = 'tune', server.create('tune', spsa_form(args, branch, sent, held=done > 0))
         else:
             kind, workload = 'datagen', server.create('datagen', datagen_form(args))
         info = server.api('workload/%d/info/' % workload)['info']
