@@ -210,6 +210,72 @@ class TestSprt(unittest.TestCase):
             ms.Sprt(5, 0)
 
 
+class TestNormalized(unittest.TestCase):
+    # check_ext_see's SPRT at 1,138 games (docs/results/check_ext_see_10s.txt)
+    PENTA = [9, 105, 322, 124, 9]
+
+    def test_nelo_hand(self):
+        # pair mean 289.25/569 = 0.508348, pair variance 0.032993, sd 0.181639;
+        # per-game sd sqrt(2) * 0.181639 = 0.256876; t = 0.008348/0.256876 = 0.032498
+        # nElo = 347.436 * t = 11.291; +/- 1.96 * 347.436 / sqrt(1138) = 20.19
+        st = ms.normalized_stats(self.PENTA)
+        self.assertAlmostEqual(st["t"], 0.032498, places=5)
+        self.assertAlmostEqual(st["nelo"], 11.291, places=2)
+        self.assertAlmostEqual(st["nelo_pm"], 20.19, places=2)
+        self.assertIsNone(ms.normalized_stats([0, 0, 4, 0, 0]))
+        self.assertIsNone(ms.normalized_stats([0, 0, 0, 0, 0]))
+
+    def test_llr_against_brownian(self):
+        # Brownian approximation for pairs: N (t1 - t0)(2 t - t0 - t1) / 2 with
+        # the pair t-values (sqrt(2) times the per-game ones)
+        for counts, e0, e1 in ((self.PENTA, 0, 5), ([10789, 19328, 33806, 19402, 10543], -3, 1),
+                               ([120, 900, 2600, 1000, 110], 0, 5)):
+            n = sum(counts)
+            t = math.sqrt(2) * ms.normalized_stats(counts)["t"]
+            t0, t1 = (math.sqrt(2) * e / ms.NELO_PER_T for e in (e0, e1))
+            approx = n * (t1 - t0) * (2 * t - t0 - t1) / 2
+            exact = ms.llr_normalized(e0, e1, counts)
+            self.assertLess(abs(exact - approx), 0.02 * abs(approx) + 0.01, msg=str(counts))
+        # the value OpenBench's stats.py and fastchess print for these counts
+        self.assertAlmostEqual(ms.llr_normalized(0, 5, self.PENTA), 0.41325, places=4)
+
+    def test_llr_symmetry_and_sprt(self):
+        a = ms.llr_normalized(0, 5, [1, 4, 10, 6, 2])
+        b = ms.llr_normalized(-5, 0, [2, 6, 10, 4, 1])
+        self.assertAlmostEqual(a, -b, places=9)
+        s = ms.Sprt(0, 5, model="normalized")
+        # about +20 nElo over 4,200 games: LLR ~ 3.0; about -20 nElo: LLR ~ -3.8
+        self.assertEqual(s.update([40, 300, 1300, 420, 40]), "H1 accepted")
+        self.assertEqual(s.update([50, 400, 1300, 300, 40]), "H0 accepted")
+        # the same counts pass the logistic [0, 5] SPRT (+28 Elo) but not the
+        # normalized one: a wide pair distribution carries less per game
+        self.assertEqual(s.update([100, 200, 400, 260, 160]), "")
+        with self.assertRaises(ValueError):
+            ms.Sprt(0, 5, model="bayes")
+
+    def test_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sprt.json")
+            with open(path, "w") as f:
+                json.dump({"stats": {"new vs old": {
+                    "wins": 168, "losses": 149, "draws": 821, "penta_WW": 9, "penta_WD": 124,
+                    "penta_WL": 26, "penta_DD": 296, "penta_LD": 105, "penta_LL": 9}}}, f)
+            self.assertEqual(ms.fastchess_penta(path), ("new vs old", self.PENTA))
+            out = subprocess.run([sys.executable, os.path.join(HERE, "matchstats.py"),
+                                  "--fastchess", path], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("nElo +11.3 +/- 20.2", out.stdout)
+            self.assertIn("LLR 0.41 (-2.94, 2.94) [0, 5] normalized: continue", out.stdout)
+            with open(path, "w") as f:
+                json.dump({"stats": {}}, f)
+            for args in (["--fastchess", path], ["--penta", "1,2"], ["--penta", "0,0,0,0,0"],
+                         ["--fastchess", os.path.join(d, "missing.json")]):
+                out = subprocess.run([sys.executable, os.path.join(HERE, "matchstats.py")] + args,
+                                     capture_output=True, text=True)
+                self.assertEqual(out.returncode, 2, args)
+                self.assertIn("matchstats", out.stderr)
+
+
 class TestParsing(unittest.TestCase):
     def setUp(self):
         import match
