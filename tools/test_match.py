@@ -460,13 +460,15 @@ class TestRealMatch(unittest.TestCase):
 
     def test_forfeits(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for mode, kind, term in (("illegal", "illegal move", "rules infraction"),
-                                     ("crash", "crash/disconnect", "rules infraction"),
-                                     ("hang", "time forfeit", "time forfeit")):
+            # Only the hang needs a short clock; the others get a long one, so
+            # that a loaded machine cannot turn their forfeit into a time loss.
+            for mode, kind, term, tc in (("illegal", "illegal move", "rules infraction", "30+0.1"),
+                                         ("crash", "crash/disconnect", "rules infraction", "30+0.1"),
+                                         ("hang", "time forfeit", "time forfeit", "0.5+0.01")):
                 proc, summary, games = self.run_match(
                     self.engine("good") +
                     self.engine("bad", "option.Mode=" + mode, "option.FailAt=2") +
-                    ["--games", "2", "--tc", "0.5+0.01", "--time-margin", "0.05"], tmp)
+                    ["--games", "2", "--tc", tc, "--time-margin", "0.05"], tmp)
                 self.assertEqual(summary["forfeits"]["bad"][kind], 2, mode)
                 self.assertEqual(summary["forfeits"]["good"][kind], 0, mode)
                 p = summary["pairings"][0]
