@@ -136,13 +136,17 @@ def normalized_stats(counts):
     n, mean, var = _moments([i / k for i in range(k + 1)], counts)
     if var <= 0:
         return None
-    # A pair's average has half the per-game variance when its games are
-    # independent; the per-game sd is sqrt(2) times the pair's either way.
-    per_game_sd = math.sqrt(var) * (math.sqrt(2.0) if k == 4 else 1.0)
+    t = (mean - 0.5) / (math.sqrt(var) * _per_sample_scale(counts))
     games = samples * (2 if k == 4 else 1)
-    t = (mean - 0.5) / per_game_sd
     return {"t": t, "nelo": NELO_PER_T * t,
             "nelo_pm": NELO_PER_T * Z_975 / math.sqrt(games)}
+
+
+def _per_sample_scale(counts):
+    """Per-game sd over a sample's sd: sqrt(2) for pentanomial counts (a
+    pair's average has half a game's variance when its games are
+    independent; the model takes the factor either way), 1 for games."""
+    return math.sqrt(2.0) if len(counts) == 5 else 1.0
 
 
 def pair_index(score_a, score_b):
@@ -210,8 +214,12 @@ def llr_logistic(elo0, elo1, counts):
         return 0.0
     s0, s1 = logistic_score(elo0), logistic_score(elo1)
     n, pdf = results_to_pdf(counts)
-    q0 = mle_expected(pdf, s0)
-    q1 = mle_expected(pdf, s1)
+    return _gllr(n, pdf, mle_expected(pdf, s0), mle_expected(pdf, s1))
+
+
+def _gllr(n, pdf, q0, q1):
+    """Log-likelihood ratio of n samples distributed as pdf under the
+    maximum-likelihood distributions q1 (H1) and q0 (H0)."""
     return n * sum(p * (math.log(b) - math.log(a))
                    for (_, p), (_, a), (_, b) in zip(pdf, q0, q1))
 
@@ -242,11 +250,9 @@ def llr_normalized(nelo0, nelo1, counts):
     if sum(counts) == 0:
         return 0.0
     n, pdf = results_to_pdf(counts)
-    scale = math.sqrt(2.0) if len(counts) == 5 else 1.0
-    q0 = mle_tvalue(pdf, 0.5, scale * nelo0 / NELO_PER_T)
-    q1 = mle_tvalue(pdf, 0.5, scale * nelo1 / NELO_PER_T)
-    return n * sum(p * (math.log(b) - math.log(a))
-                   for (_, p), (_, a), (_, b) in zip(pdf, q0, q1))
+    scale = _per_sample_scale(counts)
+    return _gllr(n, pdf, mle_tvalue(pdf, 0.5, scale * nelo0 / NELO_PER_T),
+                 mle_tvalue(pdf, 0.5, scale * nelo1 / NELO_PER_T))
 
 
 def llr_logistic_approx(elo0, elo1, counts):
