@@ -64,6 +64,15 @@ class Schedule(unittest.TestCase):
             os.unlink(f.name)
         self.assertIn('in 1 piece of', schedule.total_line(600, 150, 1, 2500))
 
+    def test_a_piece_goes_on_in_the_book(self):
+        # The first piece starts at opening 1; 530 games are 265 pairs, so the next piece
+        # starts at 266 of the same shuffle, and a run longer than the book wraps round.
+        self.assertEqual(schedule.book_start(0, 6000), 1)
+        self.assertEqual(schedule.book_start(530, 6000), 266)
+        self.assertEqual(schedule.book_start(531, 6000), 266)
+        self.assertEqual(schedule.book_start(12_000, 6000), 1)
+        self.assertEqual(schedule.book_start(12_010, 6000), 6)
+
 
 try:
     import ob  # noqa: E402  (needs psutil and requests, which .ci/run installs)

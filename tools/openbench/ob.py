@@ -637,6 +637,12 @@ def main():
                 branch, args.dev, ' (the gains of iteration %d, held)' % (done + 1) if done else '',
                 '\n  '.join(sent)))
             kind, workload = 'tune', server.create('tune', spsa_form(args, branch, sent, held=done > 0))
+            if args.prior[0]:
+                with open(book) as f:
+                    start = schedule.book_start(args.prior[0], sum(1 for l in f if l.strip()))
+                server.manage('shell', input='from OpenBench.models import Test\n'
+                              'Test.objects.filter(id=%d).update(book_index=%d)\n' % (workload, start))
+                log('book: from opening %d of its shuffle, after the run\'s %d games' % (start, args.prior[0]))
         else:
             kind, workload = 'datagen', server.create('datagen', datagen_form(args))
         info = server.api('workload/%d/info/' % workload)['info']

@@ -48,6 +48,14 @@ def read_totals(path):
     return 0, 0, 0
 
 
+def book_start(games, openings):
+    """Where a piece starts in the book (OpenBench's 1-based Test.book_index) after the run's
+    first `games` games. A fresh database gives every test the same book seed (its id, 1)
+    and start 1, so each piece would replay the first openings of one shuffle; it goes on
+    after the pairs already played instead (a pair per opening), wrapping over `openings`."""
+    return 1 + (games // 2) % openings
+
+
 def total_line(games, done, pieces, iterations):
     """The `# total:` line of spsa-last.txt (read back by read_totals)."""
     return '# total: %d games, %d iterations, in %d piece%s of a %d-iteration schedule; the values ' \
